@@ -1,0 +1,59 @@
+"""The ``pontoon-table`` command line.
+
+Each sub-command lives in the package that owns it and is imported only when it
+is used, so ``pontoon-table replay`` never pays for OpenCV or FastAPI.  A command
+module provides ``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Protocol, cast
+
+#: name -> (module, one-line summary shown in ``pontoon-table --help``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("controller.commands.replay", "play a scenario file with the rules engine alone"),
+    "rules": ("controller.commands.rules", "print the options of a rules preset"),
+    "vision": ("vision.cli", "calibrate a deck profile or read card images"),
+    "sim": ("controller.commands.sim", "run the whole table in simulation"),
+    "sim-hw": ("hardware_sim.cli", "run the emulated shoe and panels on serial ports"),
+    "run": ("controller.commands.run", "run a real table from its configuration file"),
+    "history": ("controller.commands.history", "export a game from the journal"),
+}
+
+
+class CommandModule(Protocol):
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def _usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: pontoon-table COMMAND [options]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    lines += ["", "pontoon-table COMMAND --help describes one command."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in {"-h", "--help", "help"}:
+        print(_usage())
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"pontoon-table: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module_name, summary = COMMANDS[name]
+    module = cast(CommandModule, importlib.import_module(module_name))
+    parser = argparse.ArgumentParser(prog=f"pontoon-table {name}", description=summary)
+    module.add_arguments(parser)
+    return module.run(parser.parse_args(rest))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of ``pontoon-table`` that belong to the controller."""

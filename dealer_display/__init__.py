@@ -1,0 +1,1 @@
+"""The dealer display: dealer, public table and training views served by FastAPI."""

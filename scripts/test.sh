@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything the tests need on a fresh machine, then runs them all.
+# Debian packages: Chromium (browser tests), gnome-cards-data (real deck designs
+# for the vision tests) and librsvg2-bin (renders those SVG designs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -d /usr/share/aisleriot/cards ] || missing+=(gnome-cards-data)
+command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "missing Debian packages (run as root to install): ${missing[*]}" >&2
+    fi
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+
+.venv/bin/ruff check .
+.venv/bin/mypy
+.venv/bin/python -m pytest "$@"
