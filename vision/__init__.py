@@ -1,2 +1,35 @@
 """Card recognition: find the card in a camera frame, read its index corners,
-and answer "unsure" rather than guess."""
+and answer "unsure" rather than guess.
+
+Public API (see docs/architecture.md)::
+
+    from vision import Recognizer, FrameConsensus, DealtCardLedger, ImageSource
+    rec = Recognizer()                      # generic profile; or Recognizer("deck.npz")
+    reading = rec.read(frame_bgr)           # Reading(card="TD" | None, confidence, reason, ...)
+"""
+
+from vision.cards import CARD_CODES
+from vision.consensus import FrameConsensus
+from vision.ledger import CardConflict, Conflict, DealtCardLedger
+from vision.profile import DeckProfile, ProfileError, generic_profile, load_profile
+from vision.recognizer import Reading, Recognizer
+from vision.sources import CameraSource, ImageError, ImageSource, VideoCaptureSource, load_image
+
+__all__ = [
+    "CARD_CODES",
+    "CameraSource",
+    "CardConflict",
+    "Conflict",
+    "DealtCardLedger",
+    "DeckProfile",
+    "FrameConsensus",
+    "ImageError",
+    "ImageSource",
+    "ProfileError",
+    "Reading",
+    "Recognizer",
+    "VideoCaptureSource",
+    "generic_profile",
+    "load_image",
+    "load_profile",
+]

@@ -1,0 +1,43 @@
+"""Which card designs vision may be tuned on, and which are held out.
+
+Whole design *families* (designs sharing drawings, per
+``hardware_sim.cards.gnome.DESIGNS``) are either tuning or held out, so the
+held-out figures say what a deck nobody looked at would get.  The built-in
+OpenCV styles are tuning designs too.
+"""
+
+from __future__ import annotations
+
+from hardware_sim.cards import CARD_CODES, Deck, open_deck
+from hardware_sim.cards.gnome import info, must_be_unsure
+
+TUNING_FAMILIES = ("anglo", "paris", "neoclassical", "ornamental", "plastic", "tango",
+                   "orell", "german_patterns")
+TUNING = (
+    "builtin:classic", "builtin:modern", "builtin:duplex",
+    "anglo", "gnomangelo", "bellot", "paris", "neoclassical", "ornamental", "plastic",
+    "tango", "orell", "berlin", "lattmann",
+)
+#: Held-out designs with standard indices (all or most cards).
+HELD_OUT = ("atlasnye", "anglo_modern", "anglo_poker", "dondorf", "simplistic", "tigullio",
+            "guyenne-classic")
+#: Held-out designs whose indices are mostly non-standard: negatives.
+HELD_OUT_NEGATIVE = ("atlasnye_skat", "Атласные", "swiss-xvii", "tarocco", "slavic_costumes")
+
+
+def open_design(name: str, width: int = 250) -> Deck:
+    return open_deck(name, width=width)
+
+
+def is_standard(name: str, code: str) -> bool:
+    if name.startswith("builtin"):
+        return True
+    return not must_be_unsure(name, code)
+
+
+def standard_codes(name: str) -> list[str]:
+    return [c for c in CARD_CODES if is_standard(name, c)]
+
+
+def family(name: str) -> str:
+    return "builtin" if name.startswith("builtin") else info(name).family

@@ -1,0 +1,99 @@
+"""The rules engine: every rule of Pontoon, pure and deterministic.
+
+No I/O, no clocks, no global random state.  The engine is event driven: the
+table asks :func:`pending` what it waits for, then :func:`apply` an action (a
+card that left the shoe, a stake, a decision...).  :func:`legal_actions` lists
+exactly what :func:`apply` accepts, so panels light only those buttons.
+``apply`` updates the state in place (and returns it) for speed; an illegal
+action raises :class:`IllegalAction` and changes nothing.  ``GameState.copy()``
+or ``to_json``/``from_json`` give independent copies.
+"""
+
+from .actions import (
+    Action,
+    Amount,
+    BankDecide,
+    BankNeed,
+    BetweenDeals,
+    CardNeed,
+    DealCard,
+    Decide,
+    DecisionNeed,
+    GameOver,
+    IllegalAction,
+    KittyNeed,
+    LegalAction,
+    Need,
+    PlaceShoot,
+    PlaceStake,
+    PutKitty,
+    SellBank,
+    ShootNeed,
+    StackTop,
+    StakeNeed,
+    StartDeal,
+    VoidDeal,
+    action_from_dict,
+    action_to_dict,
+)
+from .cards import CARDS, Card
+from .game import (
+    CardView,
+    GameState,
+    HandView,
+    apply,
+    legal_actions,
+    new_game,
+    pending,
+)
+from .hands import hand_total, is_bust, is_five_card_trick, is_pontoon, is_soft
+from .pack import Pack, PackError
+from .ruleset import PRESETS, Ruleset, RulesetError, load_ruleset
+
+__all__ = [
+    "CARDS",
+    "PRESETS",
+    "Action",
+    "Amount",
+    "BankDecide",
+    "BankNeed",
+    "BetweenDeals",
+    "Card",
+    "CardNeed",
+    "CardView",
+    "DealCard",
+    "Decide",
+    "DecisionNeed",
+    "GameOver",
+    "GameState",
+    "HandView",
+    "IllegalAction",
+    "KittyNeed",
+    "LegalAction",
+    "Need",
+    "Pack",
+    "PackError",
+    "PlaceShoot",
+    "PlaceStake",
+    "PutKitty",
+    "Ruleset",
+    "RulesetError",
+    "SellBank",
+    "ShootNeed",
+    "StackTop",
+    "StakeNeed",
+    "StartDeal",
+    "VoidDeal",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "hand_total",
+    "is_bust",
+    "is_five_card_trick",
+    "is_pontoon",
+    "is_soft",
+    "legal_actions",
+    "load_ruleset",
+    "new_game",
+    "pending",
+]

@@ -1,0 +1,239 @@
+"""The table snapshot for the display (shape in ``docs/controller.md``).
+
+Built from the engine's own views (hands, bank, pending, legal actions,
+results): nothing is computed here that the engine could answer, and every
+number shown to the dealer is the engine's.  Face-down cards are included
+with ``face_up: false``; the display redacts them for public clients.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from controller.publish import TableSnapshot
+from controller.rules import (
+    BankNeed,
+    BetweenDeals,
+    CardNeed,
+    DecisionNeed,
+    GameOver,
+    HandView,
+    KittyNeed,
+    LegalAction,
+    Need,
+    ShootNeed,
+    StakeNeed,
+)
+
+if TYPE_CHECKING:
+    from controller.core import TableCore
+
+
+def _num(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def need_json(need: Need) -> dict[str, Any]:
+    """The engine's pending as JSON: ``kind`` plus the need's own fields."""
+    kind = {
+        CardNeed: "card",
+        StakeNeed: "stakes",
+        ShootNeed: "shoot",
+        DecisionNeed: "decision",
+        BankNeed: "bank",
+        KittyNeed: "kitty",
+        BetweenDeals: "between_deals",
+        GameOver: "game_over",
+    }[type(need)]
+    out: dict[str, Any] = {"kind": kind}
+    for name in need.__slots__:
+        value = getattr(need, name)
+        out[name] = list(value) if isinstance(value, tuple) else _num(value)
+    return out
+
+
+def legal_json(legal: list[LegalAction]) -> list[dict[str, Any]]:
+    out = []
+    for family in legal:
+        name = family.kind.__name__
+        if name == "DealCard":
+            out.append({"decision": "card"})
+            continue
+        item: dict[str, Any] = {"action": name}
+        if family.word is not None:
+            item["decision"] = family.word
+        if family.player is not None:
+            item["player"] = family.player
+        if family.minimum is not None:
+            item["min"] = _num(family.minimum)
+            item["max"] = _num(family.maximum)
+        if family.names is not None:
+            item["names"] = list(family.names)
+        out.append(item)
+    return out
+
+
+def _hand(view: HandView) -> dict[str, Any]:
+    if view.bust:
+        status = "bust"
+    elif view.pontoon:
+        status = "pontoon"
+    elif view.five_card_trick:
+        status = "five_card"
+    elif view.done:
+        status = "stood"
+    else:
+        status = "playing"
+    return {
+        "hand": view.hand,
+        "stake": _num(view.stake),
+        "shoot": _num(view.shoot),
+        "total": view.total,
+        "soft": view.soft,
+        "status": status,
+        "in_turn": view.in_turn,
+        "cards": [{"code": str(c.card), "face_up": c.face_up} for c in view.cards],
+    }
+
+
+def next_words(core: TableCore, phase: str, need: Need) -> str:
+    """The next physical action, in the words a dealer reads at a glance."""
+    state = core.state
+    hold = core.machine.top_hold()
+    if hold is not None:
+        return hold.message
+    if in_flight := len(core.in_flight):
+        return f"Reading {in_flight} card(s)"
+    if isinstance(need, CardNeed):
+        face = "face-up" if need.face_up else "face-down"
+        if need.purpose == "cut":
+            return f"Cut: deal a face-up card to {_seat(core, need.recipient)}"
+        if need.to_bank:
+            return f"Deal a {face} card to the bank ({need.recipient})"
+        return f"Deal a {face} card to {_seat(core, need.recipient)}, hand {need.hand}"
+    if isinstance(need, StakeNeed):
+        return "Stakes: " + ", ".join(need.waiting) + " to choose"
+    if isinstance(need, ShootNeed):
+        return f"{need.player}: shoot bet (up to {_num(need.maximum)}) or none"
+    if isinstance(need, DecisionNeed):
+        return f"{need.player}, hand {need.hand}: " + ", ".join(need.words)
+    if isinstance(need, BankNeed):
+        return f"The bank ({need.banker}): " + " or ".join(need.words)
+    if phase in ("settlement", "void_deal"):
+        last = state.results[-1] if state.results else {}
+        if last.get("void"):
+            return "Deal void: take the cards back and shuffle, then press NEXT"
+        pays = ", ".join(f"{p} {_signed(n)}" for p, n in (last.get("net") or {}).items())
+        return f"Settle: {pays}; then press NEXT"
+    if isinstance(need, KittyNeed):
+        return f"{need.banker}: put up a kitty ({_num(need.minimum)}-{_num(need.maximum)})"
+    if isinstance(need, BetweenDeals):
+        last = state.results[-1] if state.results else {}
+        pack = "Shuffle the pack" if last.get("shuffle") or not last else (
+            "Put the used cards to the bottom of the pack"
+        )
+        return f"{pack}; then press NEXT for deal {need.next_deal} (bank: {need.banker})"
+    if isinstance(need, GameOver):
+        return "Game over: " + ", ".join(need.winners) + " won"
+    return ""
+
+
+def _signed(value: Any) -> str:
+    value = _num(value)
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _seat(core: TableCore, name: str) -> str:
+    address = core.addresses.get(name)
+    return f"Seat {address} ({name})" if address is not None else name
+
+
+def build_snapshot(core: TableCore) -> TableSnapshot:
+    state = core.state
+    need = core.need()
+    legal = core.legal()
+    phase = core.phase()
+    hold = core.machine.top_hold()
+    outputs = core.outputs()
+    hands: dict[str, list[dict[str, Any]]] = {}
+    for view in state.hand_views():
+        hands.setdefault(view.player, []).append(_hand(view))
+    seats = []
+    for name in state.players:
+        address = core.addresses.get(name)
+        panel = outputs.panels.get(address) if address is not None else None
+        seats.append(
+            {
+                "name": name,
+                "seat": address,
+                "address": address,
+                "banker": name == state.banker,
+                "balance": _num(state.balance(name)),
+                "hands": hands.get(name, []),
+                "lights": panel.buttons() if panel else [],
+                "text": panel.text if panel else "",
+            }
+        )
+    bank_view = state.bank_view()
+    bank = None
+    if state.banker is not None:
+        bank = {
+            "name": state.banker,
+            "cards": [
+                {"code": str(c.card), "face_up": c.face_up} for c in bank_view.cards
+            ]
+            if bank_view
+            else [],
+            "total": bank_view.total if bank_view else None,
+            "kitty": _num(state.kitty_units) if state.rules.shoot_bets else None,
+        }
+    last = state.results[-1] if state.results else None
+    turn = state.turn()
+    counted = state.counted
+    limit = state.rules.counted_deals
+    pack_left = len(state.pack)
+    packs = state.pack.packs
+    dealer_panel = outputs.panels.get(15)
+    return {
+        "table": core.setup.table,
+        "rules": state.rules.preset,
+        "phase": phase,
+        "hold": None
+        if hold is None
+        else {"reason": hold.reason, "message": hold.message, "choices": hold.choices},
+        "paused": hold is not None,
+        "next": next_words(core, phase, need),
+        "pending": need_json(need),
+        "turn": None if turn is None else {"seat": turn[0], "hand": turn[1]},
+        "legal": legal_json(legal),
+        "deal": {
+            "number": state.deal_number,
+            "counted": counted,
+            "of": limit,
+            "banker": state.banker,
+        },
+        "seats": seats,
+        "bank": bank,
+        "settlement": last if phase in ("settlement", "void_deal", "game_over") else None,
+        "last_deal": last,
+        "alarms": [
+            {"id": a.id, "kind": a.kind, "message": a.message, "choices": a.choices,
+             "card": a.card}
+            for a in core.alarms.values()
+        ],
+        "notice": core.notice,
+        "pack": {"left": pack_left, "packs": packs, "dealt": packs * 52 - pack_left},
+        "gate": "locked" if outputs.gate_locked else "unlocked",
+        "dealer_panel": {
+            "lights": dealer_panel.buttons() if dealer_panel else [],
+            "text": dealer_panel.text if dealer_panel else "",
+        },
+        "standings": [{"name": n, "balance": _num(b)} for n, b in state.standings()],
+        "game_over": state.game_over,
+        "winners": state.winners() if state.game_over else [],
+        "links": core.links,
+        "counters": dict(core.counters),
+    }

@@ -1,0 +1,318 @@
+"""The asyncio wiring: devices and camera in, :class:`TableCore` in the middle,
+gate, lamps, panel texts and snapshots out.
+
+Thin on purpose: every decision is in :mod:`controller.core` (tested without
+ports); this module only moves events and wanted state.  One pusher task per
+device sends the *latest* wanted state (absolute commands, so a slow or dead
+panel never holds back the shoe's gate, and intermediate states are skipped),
+and the drivers re-send it after a reboot.  The camera is read in a worker
+thread so the recogniser never stalls the serial links.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.core import (
+    DEALER_ADDRESS,
+    ButtonPressed,
+    CardOut,
+    CardRead,
+    Event,
+    GateForced,
+    GateJammed,
+    LinkChanged,
+    ShoeEmpty,
+    TableCore,
+)
+from controller.publish import CommandResult, Publisher, TableSnapshot
+from firmware_bridge import host
+from firmware_bridge.wire import Button
+
+log = logging.getLogger(__name__)
+
+
+class Camera(Protocol):
+    def grab(self) -> Any: ...
+
+
+class Reader(Protocol):
+    def read(self, frame: Any) -> Any: ...
+
+
+class _Pusher:
+    """Keeps one device at the core's wanted state, latest value wins."""
+
+    def __init__(self, name: str, send: Callable[[Any], Any]) -> None:
+        self.name = name
+        self.send = send
+        self.wanted: Any = None
+        self.sent: Any = None
+        self.dirty = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def want(self, value: Any) -> None:
+        if value != self.wanted:
+            self.wanted = value
+            self.dirty.set()
+
+    def resend(self) -> None:
+        self.sent = None
+        self.dirty.set()
+
+    async def run(self) -> None:
+        while True:
+            await self.dirty.wait()
+            self.dirty.clear()
+            value = self.wanted
+            if value == self.sent:
+                continue
+            try:
+                await self.send(value)
+                self.sent = value
+            except Exception as exc:  # a refused command must not stop the table
+                log.warning("%s: could not set %r: %s", self.name, value, exc)
+                await asyncio.sleep(0.05)
+                self.dirty.set()
+
+
+class Table:
+    """A running table: implements :class:`controller.publish.TableLink`."""
+
+    def __init__(
+        self,
+        core: TableCore,
+        *,
+        shoe: Any = None,
+        bus: Any = None,
+        camera: Camera | None = None,
+        recognizer: Reader | None = None,
+        frames: int = 3,
+        max_grabs: int = 12,
+        publisher: Publisher | None = None,
+    ) -> None:
+        self.core = core
+        self.shoe = shoe
+        self.bus = bus
+        self.camera = camera
+        self.recognizer = recognizer
+        self.frames = frames
+        self.max_grabs = max_grabs
+        self.publisher = publisher or Publisher()
+        self.changed = asyncio.Condition()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._pushers: dict[str, _Pusher] = {}
+        self._reads: asyncio.Queue[int] = asyncio.Queue()
+        #: seconds from a card-out event's arrival to its snapshot, for the benchmark
+        self.card_latencies: list[float] = []
+        self._card_arrived: dict[int, float] = {}
+        self.generation = 0
+
+    # -- life cycle ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self.shoe is not None:
+            gate = _Pusher("shoe gate", self.shoe.set_gate)
+            lights = _Pusher("shoe lights", self.shoe.set_lights)
+            self._pushers.update({"gate": gate, "shoe_lights": lights})
+            self._spawn(self._device_events("shoe", self.shoe))
+        if self.bus is not None:
+            panels = dict(self.bus.seats)
+            if self.bus.dealer is not None:
+                panels[DEALER_ADDRESS] = self.bus.dealer
+            for address, panel in panels.items():
+                name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
+                self._pushers[f"lights {address}"] = _Pusher(f"{name} lights", panel.set_lights)
+                self._pushers[f"text {address}"] = _Pusher(f"{name} text", panel.set_text)
+                self._spawn(self._panel_events(address, panel))
+        for pusher in self._pushers.values():
+            pusher.task = self._spawn(pusher.run())
+        self._spawn(self._camera_worker())
+        self.refresh()
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    async def __aenter__(self) -> Table:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.append(task)
+        return task
+
+    # -- outputs ------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Push the core's wanted device state and publish a snapshot."""
+        outputs = self.core.outputs()
+        if "gate" in self._pushers:
+            self._pushers["gate"].want(outputs.gate_locked)
+            self._pushers["shoe_lights"].want(outputs.shoe_lights)
+        for address, view in outputs.panels.items():
+            lights = self._pushers.get(f"lights {address}")
+            if lights is not None:
+                lights.want(view.lights)
+                self._pushers[f"text {address}"].want(view.text)
+        self.generation += 1
+        self.publisher.publish(self.core.snapshot())
+        self._notify()
+
+    def _notify(self) -> None:
+        async def notify() -> None:
+            async with self.changed:
+                self.changed.notify_all()
+
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(notify())
+
+    async def wait_change(self, generation: int, timeout: float | None = None) -> int:
+        """Wait until a snapshot newer than ``generation`` was published."""
+        async with self.changed:
+            await asyncio.wait_for(
+                self.changed.wait_for(lambda: self.generation > generation), timeout
+            )
+        return self.generation
+
+    def feed(self, event: Event) -> None:
+        self.core.handle(event)
+        self.refresh()
+
+    # -- inputs -------------------------------------------------------------------
+
+    async def _device_events(self, name: str, device: Any) -> None:
+        async for event in device.events():
+            self._on_device_event(name, event)
+
+    def _on_device_event(self, name: str, event: Any) -> None:
+        if isinstance(event, host.CardOut):
+            self._card_arrived[event.event_no] = time.perf_counter()
+            self.feed(CardOut(event.event_no, event.device_ms))
+            self._reads.put_nowait(event.event_no)
+        elif isinstance(event, host.GateForced):
+            self.feed(GateForced())
+        elif isinstance(event, host.GateJammed):
+            self.feed(GateJammed())
+        elif isinstance(event, host.ShoeEmpty):
+            self.feed(ShoeEmpty())
+        elif isinstance(event, host.LinkUp):
+            self.feed(LinkChanged(name, True, event.rebooted, event.events_lost))
+            for pusher in self._pushers.values():
+                if pusher.name.startswith(name):
+                    pusher.resend()
+        elif isinstance(event, host.LinkDown):
+            self.feed(LinkChanged(name, False, reason=event.reason))
+        elif isinstance(event, host.EventsLost):
+            lost = event.last_event_no - event.first_event_no + 1
+            self.feed(LinkChanged(name, True, events_lost=lost, reason=event.reason))
+
+    async def _panel_events(self, address: int, panel: Any) -> None:
+        name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
+        async for event in panel.events():
+            if isinstance(event, host.ButtonPressed):
+                try:
+                    button = Button(event.button)
+                except ValueError:
+                    continue
+                self.feed(ButtonPressed(address, button))
+            elif isinstance(event, host.LinkUp | host.LinkDown | host.EventsLost):
+                if isinstance(event, host.LinkUp):
+                    self.feed(LinkChanged(name, True, event.rebooted, 0))
+                    for key in (f"lights {address}", f"text {address}"):
+                        self._pushers[key].resend()
+                elif isinstance(event, host.LinkDown):
+                    self.feed(LinkChanged(name, False, reason=event.reason))
+
+    async def _camera_worker(self) -> None:
+        while True:
+            event_no = await self._reads.get()
+            card, detail = await self._read_card()
+            self.feed(CardRead(event_no, card, detail))
+            arrived = self._card_arrived.pop(event_no, None)
+            if arrived is not None:
+                self.card_latencies.append(time.perf_counter() - arrived)
+
+    async def _read_card(self) -> tuple[str | None, str]:
+        if self.camera is None or self.recognizer is None:
+            return None, "no camera"
+        return await asyncio.to_thread(self._read_blocking)
+
+    def _read_blocking(self) -> tuple[str | None, str]:
+        from vision.consensus import FrameConsensus
+
+        assert self.camera is not None and self.recognizer is not None
+        consensus = FrameConsensus(self.frames)
+        reasons: list[str] = []
+        seen: set[str] = set()
+        for _ in range(self.max_grabs):
+            frame = self.camera.grab()
+            if frame is None:
+                reasons.append("no frame")
+                continue
+            reading = self.recognizer.read(frame)
+            if reading.card is None:
+                reasons.append(reading.reason or "unsure")
+            else:
+                seen.add(reading.card)
+            final = consensus.push(reading)
+            if final is not None:
+                return final.card, ""
+        if len(seen) > 1:
+            return None, "frames disagree: " + " or ".join(sorted(seen))
+        return None, reasons[-1] if reasons else "unreadable"
+
+    # -- the TableLink --------------------------------------------------------------
+
+    def snapshot(self) -> TableSnapshot:
+        return self.publisher.latest or self.core.snapshot()
+
+    async def command(self, name: str, **args: Any) -> CommandResult:
+        result = self.core.command(name, **args)
+        self.refresh()
+        return result
+
+    async def confirm_card(self, code: str) -> CommandResult:
+        return await self.command("confirm_card", code=code)
+
+    async def pause(self) -> CommandResult:
+        return await self.command("pause")
+
+    async def resume(self) -> CommandResult:
+        return await self.command("resume")
+
+    async def void_deal(self) -> CommandResult:
+        return await self.command("void_deal")
+
+    async def new_game(self) -> CommandResult:
+        return await self.command("new_game")
+
+    async def next_deal(self) -> CommandResult:
+        return await self.command("next_deal")
+
+    async def bank_draw(self) -> CommandResult:
+        return await self.command("bank_draw")
+
+    async def bank_stay(self) -> CommandResult:
+        return await self.command("bank_stay")
+
+    async def misdeal(self, choice: str) -> CommandResult:
+        return await self.command("misdeal", choice=choice)
+
+    async def decide(
+        self, seat: str, decision: str, amount: int | None = None
+    ) -> CommandResult:
+        return await self.command("decide", seat=seat, decision=decision, amount=amount)

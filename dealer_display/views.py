@@ -1,0 +1,202 @@
+"""From a table snapshot to what each screen is sent.
+
+Two views are built from every snapshot (shape in ``docs/controller.md``):
+
+- the **dealer view**: the snapshot itself plus words the dealer acts on
+  (payouts seat by seat, bank transfers); it carries face-down cards, so it
+  goes only to clients holding the dealer's token;
+- the **public view**: built field by field from a whitelist, never by
+  copying and deleting, so a field the controller adds later cannot leak.  A
+  card's code is copied only when the snapshot marks that card face up at this
+  moment; totals and panel texts (which give away hidden cards) appear only
+  when every card of the hand is face up; the settlement's per-hand card lists,
+  the pack order and alarm details are never copied.
+
+Nothing here decides the game: totals, nets, legality and the next action come
+from the snapshot, which comes from the rules engine.  This module only
+chooses words and hides what players must not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Snapshot = dict[str, Any]
+View = dict[str, Any]
+
+#: Calm words for the players' screen when the table holds (details stay with the dealer).
+PUBLIC_HOLD_TEXT = {
+    "link_down": "One moment: the table is reconnecting a device.",
+    "unsure_card": "One moment: the dealer is checking a card.",
+    "misdeal": "One moment: the dealer is correcting the deal.",
+    "dealer": "The table is paused.",
+}
+
+
+def _number(value: Any) -> Any:
+    """Amounts come as ints, floats or fraction strings ("5/2"); show them as numbers."""
+    if isinstance(value, str) and "/" in value:
+        top, _, bottom = value.partition("/")
+        try:
+            return int(top) / int(bottom)
+        except (ValueError, ZeroDivisionError):
+            return value
+    return value
+
+
+def _fmt(value: Any) -> str:
+    value = _number(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def _seat_label(seat: dict[str, Any]) -> str:
+    number = seat.get("seat")
+    name = seat.get("name", "?")
+    return f"Seat {number} ({name})" if number is not None else str(name)
+
+
+def payouts(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """The settlement's nets as instructions, in seat order ("Pay Seat 2 (Bob): 10")."""
+    settlement = snapshot.get("settlement") or {}
+    net = settlement.get("net") or {}
+    banker = (snapshot.get("deal") or {}).get("banker")
+    out: list[dict[str, Any]] = []
+    for seat in snapshot.get("seats") or []:
+        name = seat.get("name")
+        if name not in net or name == banker:
+            continue
+        amount = _number(net[name])
+        label = _seat_label(seat)
+        if amount > 0:
+            text = f"Pay {label}: {_fmt(amount)}"
+            kind = "pay"
+        elif amount < 0:
+            text = f"Collect from {label}: {_fmt(-amount)}"
+            kind = "collect"
+        else:
+            text = f"{label}: nothing to pay"
+            kind = "none"
+        out.append({"name": name, "seat": seat.get("seat"), "amount": amount, "kind": kind,
+                    "text": text})
+    if banker in net:
+        amount = _number(net[banker])
+        who = "The house" if banker == "house" else f"The bank ({banker})"
+        verb = "wins" if amount > 0 else "loses" if amount < 0 else "breaks even,"
+        out.append({"name": banker, "seat": None, "amount": amount, "kind": "bank",
+                    "text": f"{who} {verb} {_fmt(abs(amount)) if amount else ''}".strip()})
+    return out
+
+
+def transfers(snapshot: Snapshot) -> list[str]:
+    """Bank transfers and the shuffle, as announced after a deal."""
+    settlement = snapshot.get("settlement") or {}
+    banker = (snapshot.get("deal") or {}).get("banker")
+    lines = []
+    nxt = settlement.get("next_banker")
+    if nxt and banker and nxt != banker:
+        lines.append(f"The bank passes to {nxt}.")
+    if settlement.get("shuffle"):
+        lines.append("Shuffle the pack before the next deal.")
+    return lines
+
+
+def dealer_view(snapshot: Snapshot) -> View:
+    """Everything for the dealer's tablet (face-down cards included)."""
+    view = dict(snapshot)
+    view.pop("version", None)  # the hub numbers its own messages
+    view["payouts"] = payouts(snapshot)
+    view["transfers"] = transfers(snapshot)
+    return view
+
+
+# ----------------------------------------------------------------------------- public
+def _public_cards(cards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    out: list[dict[str, Any]] = []
+    all_up = True
+    for card in cards or []:
+        if card.get("face_up") is True and isinstance(card.get("code"), str):
+            out.append({"code": card["code"], "face_up": True})
+        else:
+            out.append({"face_up": False})
+            all_up = False
+    return out, all_up
+
+
+def _public_hand(hand: dict[str, Any]) -> dict[str, Any]:
+    cards, all_up = _public_cards(hand.get("cards") or [])
+    out: dict[str, Any] = {
+        "hand": hand.get("hand"),
+        "stake": _number(hand.get("stake")),
+        "status": hand.get("status") if all_up or hand.get("status") in ("playing", "stood")
+        else "hidden",
+        "cards": cards,
+    }
+    if all_up and cards:
+        out["total"] = hand.get("total")
+    if hand.get("shoot"):
+        out["shoot"] = _number(hand.get("shoot"))
+    return out
+
+
+def public_view(snapshot: Snapshot) -> View:
+    """What the players' screen may show: only what is face up at a real table."""
+    deal = snapshot.get("deal") or {}
+    turn = snapshot.get("turn")
+    hold = snapshot.get("hold")
+    seats = []
+    for seat in snapshot.get("seats") or []:
+        seats.append(
+            {
+                "name": seat.get("name"),
+                "seat": seat.get("seat"),
+                "banker": bool(seat.get("banker")),
+                "balance": _number(seat.get("balance")),
+                "hands": [_public_hand(h) for h in seat.get("hands") or []],
+            }
+        )
+    bank_in = snapshot.get("bank") or {}
+    bank_cards, bank_up = _public_cards(bank_in.get("cards") or [])
+    bank: dict[str, Any] = {"name": bank_in.get("name"), "cards": bank_cards}
+    if bank_up and bank_cards:
+        bank["total"] = bank_in.get("total")
+    if bank_in.get("kitty") is not None:
+        bank["kitty"] = _number(bank_in.get("kitty"))
+    settlement = snapshot.get("settlement")
+    results = None
+    if settlement:
+        results = {
+            "net": {str(k): _number(v) for k, v in (settlement.get("net") or {}).items()},
+            "transfers": transfers(snapshot),
+        }
+    view: View = {
+        "table": snapshot.get("table"),
+        "rules": snapshot.get("rules"),
+        "phase": snapshot.get("phase"),
+        "paused": bool(snapshot.get("paused")),
+        "notice": PUBLIC_HOLD_TEXT.get(str((hold or {}).get("reason")), "The table is paused.")
+        if hold or snapshot.get("paused")
+        else None,
+        "turn": {"seat": turn.get("seat"), "hand": turn.get("hand")}
+        if isinstance(turn, dict)
+        else None,
+        "deal": {
+            "number": deal.get("number"),
+            "counted": deal.get("counted"),
+            "of": deal.get("of"),
+            "banker": deal.get("banker"),
+        },
+        "seats": seats,
+        "bank": bank,
+        "results": results,
+        "standings": [
+            {"name": s.get("name"), "balance": _number(s.get("balance"))}
+            for s in snapshot.get("standings") or []
+        ],
+        "game_over": bool(snapshot.get("game_over")),
+        "winners": list(snapshot.get("winners") or []),
+    }
+    return view

@@ -1,0 +1,690 @@
+"""The host's side of one device link, sans-I/O.
+
+:class:`HostSession` runs the identify handshake, heartbeat, event
+resynchronisation and command bookkeeping of docs/protocol.md on top of a
+:class:`~firmware_bridge.link.Link`.  Feed it bytes (or, on the bus, frames)
+with the time; collect bytes to write and :data:`HostEvent` values.  It keeps
+the wanted absolute state (gate, lights, text) and pushes it again after every
+(re)connection, so a rebooted device is brought back without the caller's help.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from enum import Enum
+
+from firmware_bridge.link import Link, LinkConfig, LinkCounters
+from firmware_bridge.wire import (
+    COMMAND_TYPE,
+    PROTOCOL_MAJOR,
+    PROTOCOL_MINOR,
+    BodyError,
+    Command,
+    DeviceKind,
+    Dispense,
+    Event,
+    EventKind,
+    Frame,
+    FrameDecoder,
+    FrameError,
+    Hello,
+    HelloReply,
+    MsgType,
+    Ping,
+    Pong,
+    Result,
+    ResultCode,
+    SyncEvents,
+    SyncResult,
+    result_text,
+)
+
+log = logging.getLogger(__name__)
+
+_KIND_NAMES = {
+    DeviceKind.SHOE: "shoe",
+    DeviceKind.SEAT_PANEL: "seat panel",
+    DeviceKind.DEALER_PANEL: "dealer panel",
+}
+
+
+def kind_name(kind: int) -> str:
+    return _KIND_NAMES.get(DeviceKind(kind), "device") if kind in (1, 2, 3) else f"kind {kind}"
+
+
+# --- what the session reports ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """What a device said about itself in HELLO_REPLY."""
+
+    kind: int
+    seat: int
+    protocol: tuple[int, int]
+    firmware: tuple[int, int, int]
+    hardware_rev: int
+    unique_id: str
+    boot_id: int
+    capabilities: int
+
+    @classmethod
+    def from_reply(cls, reply: HelloReply) -> DeviceInfo:
+        return cls(
+            kind=reply.kind,
+            seat=reply.seat,
+            protocol=(reply.major, reply.minor),
+            firmware=reply.firmware,
+            hardware_rev=reply.hardware_rev,
+            unique_id=reply.unique_id.hex(),
+            boot_id=reply.boot_id,
+            capabilities=reply.capabilities,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LinkUp:
+    """The link is (again) in a session and the wanted state has been queued.
+
+    ``rebooted``: the device has a different ``boot_id`` than the one this host
+    last spoke to.  ``events_lost``: events known to be lost (announced by the
+    device but never received, or aged out of its log); after a reboot the
+    last few hundred ms before it cannot be checked at all, so a reboot
+    mid-deal is an alarm even when this is 0.
+    """
+
+    boot_id: int
+    rebooted: bool
+    events_lost: int = 0
+    info: DeviceInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDown:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventsLost:
+    """Events that will never arrive (a gap in ``event_no``): raise an alarm."""
+
+    boot_id: int
+    first_event_no: int
+    last_event_no: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardOut:
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GateForced:
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GateJammed:
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEmpty:
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    button: int
+    event_no: int = 0
+    device_ms: int = 0
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    kind: int
+    arg: int
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+DeviceEvent = CardOut | GateForced | GateJammed | ShoeEmpty | ButtonPressed | UnknownEvent
+
+
+@dataclass(frozen=True, slots=True)
+class CommandDone:
+    handle: int
+    code: int
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.code in (ResultCode.OK, ResultCode.ALREADY_DONE)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandFailed:
+    handle: int
+    reason: str
+
+
+HostEvent = LinkUp | LinkDown | EventsLost | DeviceEvent | CommandDone | CommandFailed
+
+
+def device_event(event: Event, boot_id: int) -> DeviceEvent:
+    n, ms = event.event_no, event.device_ms
+    if event.kind == EventKind.CARD_OUT:
+        return CardOut(n, ms, boot_id)
+    if event.kind == EventKind.BUTTON:
+        return ButtonPressed(event.arg, n, ms, boot_id)
+    if event.kind == EventKind.GATE_FORCED:
+        return GateForced(n, ms, boot_id)
+    if event.kind == EventKind.GATE_JAMMED:
+        return GateJammed(n, ms, boot_id)
+    if event.kind == EventKind.SHOE_EMPTY:
+        return ShoeEmpty(n, ms, boot_id)
+    return UnknownEvent(event.kind, event.arg, n, ms, boot_id)
+
+
+# --- the session ----------------------------------------------------------------------
+
+
+class State(Enum):
+    CLOSED = "closed"
+    HELLO = "hello"
+    SYNCING = "syncing"
+    UP = "up"
+
+
+@dataclass(frozen=True, slots=True)
+class EventCursor:
+    """The last event delivered: what a restarted host resumes from."""
+
+    boot_id: int
+    event_no: int
+
+
+_ABSOLUTE = (MsgType.SET_GATE, MsgType.SET_LIGHTS, MsgType.SET_TEXT)
+
+
+@dataclass
+class _Inflight:
+    seq: int
+    type: int
+    command: Command | None
+    handles: list[int]
+
+
+@dataclass
+class HostSession:
+    """One device, seen from the host.
+
+    ``expect_kind`` refuses a device of another kind on this port or address;
+    ``resume`` continues from a cursor the controller kept (e.g. in its
+    journal), so a restarted host still gets the events it had not applied.
+    """
+
+    address: int = 0
+    expect_kind: DeviceKind | None = None
+    config: LinkConfig = field(default_factory=LinkConfig)
+    polled: bool = False
+    resume: EventCursor | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.counters = LinkCounters()
+        self.link = Link(self.address, False, self.config, self.counters, self.polled)
+        self.decoder = FrameDecoder()
+        self.state = State.CLOSED
+        self.info: DeviceInfo | None = None
+        self.cursor: EventCursor | None = self.resume
+        self.device_last_event_no = 0  # as announced by the device
+        self._events: deque[HostEvent] = deque()
+        self._nonce = 0
+        self._hello_at = 0.0
+        self._hello_interval = self.config.rto_initial
+        self._refused: str | None = None
+        self._last_heard = 0.0
+        self._ping_at = 0.0
+        self._ping_token = 0
+        self._ping_sent: tuple[int, float] | None = None
+        self._down_reported = True  # no LinkDown before the first LinkUp
+        self._handles = 0
+        self._wanted: dict[int, Command] = {}
+        self._waiting: dict[int, list[int]] = {}  # absolute type -> handles
+        self._dispenses: deque[tuple[int, Dispense]] = deque()
+        self._dispense_no = 0
+        self._dispense_boot: int | None = None
+        self._inflight: deque[_Inflight] = deque()
+        self._sync_seq: int | None = None
+        self._rebooted = False
+        self._lost_on_reboot = 0
+        self._last_event_before_down = 0
+        if not self.name:
+            self.name = f"device @{self.address}"
+
+    # --- public API ------------------------------------------------------------
+
+    def events(self) -> list[HostEvent]:
+        out = list(self._events)
+        self._events.clear()
+        return out
+
+    def data_to_send(self) -> bytes:
+        return self.link.take_output()
+
+    @property
+    def is_up(self) -> bool:
+        return self.state is State.UP
+
+    def connection_made(self, now: float) -> None:
+        """The transport is open: start identifying."""
+        self.decoder = FrameDecoder()
+        self._start_hello(now)
+
+    def connection_lost(self, now: float, reason: str) -> None:
+        self._go_down(reason)
+        self.state = State.CLOSED
+
+    def close(self) -> None:
+        """Fail every pending command; used when the driver is closed for good."""
+        for handles in self._waiting.values():
+            for h in handles:
+                self._events.append(CommandFailed(h, "the link was closed"))
+        for item in self._inflight:
+            for h in item.handles:
+                self._events.append(CommandFailed(h, "the link was closed"))
+        for h, _ in self._dispenses:
+            self._events.append(CommandFailed(h, "the link was closed"))
+        self._waiting.clear()
+        self._inflight.clear()
+        self._dispenses.clear()
+        self.state = State.CLOSED
+
+    def command(self, cmd: Command) -> int:
+        """Ask for a command; returns a handle that a CommandDone/Failed will name.
+
+        Absolute commands become the wanted state: if the link is down they are
+        sent when it comes up, and a newer one of the same type replaces an
+        older one still waiting.  DISPENSE gets a ``dispense_no`` so a retry to
+        the same boot is never carried out twice.
+        """
+        self._handles += 1
+        handle = self._handles
+        mtype = COMMAND_TYPE[type(cmd)]
+        if mtype in _ABSOLUTE:
+            self._wanted[mtype] = cmd
+            if self.state is State.UP:
+                self._send_command(cmd, [handle])
+            else:
+                self._waiting.setdefault(mtype, []).append(handle)
+        elif isinstance(cmd, Dispense):
+            self._dispense_no = (self._dispense_no + 1) & 0xFFFF or 1
+            numbered = Dispense(self._dispense_no)
+            if self.state is State.UP:
+                self._send_command(numbered, [handle])
+            else:
+                self._dispenses.append((handle, numbered))
+        else:
+            raise ValueError(f"{type(cmd).__name__} is sent by the session itself")
+        return handle
+
+    def wanted(self, mtype: MsgType) -> Command | None:
+        return self._wanted.get(mtype)
+
+    def receive_bytes(self, data: bytes, now: float) -> None:
+        """Stream mode: bytes from the transport."""
+        self.counters.bytes_received += len(data)
+        for item in self.decoder.feed(data):
+            if isinstance(item, FrameError):
+                self._frame_error(item)
+            else:
+                self.receive_frame(item, now)
+        if not self.polled and self.state in (State.SYNCING, State.UP):
+            self.link.flush(now)
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` next has something to do (None: only on input)."""
+        if self.state is State.CLOSED:
+            return None
+        if self.state is State.HELLO:
+            return self._hello_at
+        times = [self._last_heard + self.config.host_silence]
+        if not self.polled:
+            times.append(self._ping_at)
+            link_deadline = self.link.next_deadline()
+            if link_deadline is not None:
+                times.append(link_deadline)
+        return min(times)
+
+    def tick(self, now: float) -> None:
+        if self.state is State.CLOSED:
+            return
+        if self.state is State.HELLO:
+            if not self.polled and now >= self._hello_at:
+                self.link.send_control(MsgType.HELLO, self._hello_body())
+                self._hello_sent(now)
+            return
+        if now - self._last_heard > self.config.host_silence:
+            self._lost(now, f"no answer from the {self._what()} for {self.config.host_silence:g} s")
+            return
+        if self.polled:
+            return
+        self.link.tick(now)
+        if self.link.failure:
+            self._lost(now, self.link.failure)
+            return
+        if now >= self._ping_at:
+            self._send_ping(now)
+        self.link.flush(now)
+
+    # --- polled (bus) mode ----------------------------------------------------------
+
+    def wants_turn(self, now: float) -> bool:
+        if self.state is State.CLOSED:
+            return False
+        return self.state is not State.HELLO or now >= self._hello_at
+
+    def turn(self, now: float) -> bytes:
+        """The one frame to send in this address's bus turn."""
+        if self.state is State.HELLO:
+            frame = self.link.control(MsgType.HELLO, self._hello_body())
+            self._hello_sent(now)
+            return frame
+        self._ping_token = (self._ping_token + 1) & 0xFFFF
+        frame = self.link.turn_frame(now, MsgType.PING, Ping(self._ping_token).encode())
+        self._ping_sent = (self._ping_token, now)
+        if self.link.failure:
+            self._lost(now, self.link.failure)
+        return frame
+
+    def turn_missed(self, now: float) -> None:
+        """No reply came within the bus reply timeout."""
+        self.counters.missed_turns += 1
+        self.tick(now)
+
+    # --- input -------------------------------------------------------------------
+
+    def _frame_error(self, err: FrameError) -> None:
+        text = str(err)
+        if "CRC" in text:
+            self.counters.crc_errors += 1
+        else:
+            self.counters.bad_frames += 1
+        log.debug("%s: dropped a damaged frame: %s", self.name, text)
+
+    def receive_frame(self, frame: Frame, now: float) -> None:
+        header = frame.header
+        if not header.from_device:
+            self.counters.wrong_direction += 1
+            return
+        if header.address != self.address:
+            return
+        if header.type == MsgType.HELLO_REPLY:
+            self._on_hello_reply(frame, now)
+            return
+        if header.version != PROTOCOL_MAJOR:
+            self.counters.version_errors += 1
+            log.warning("%s: dropped a frame of protocol version %d", self.name, header.version)
+            return
+        if self.state not in (State.SYNCING, State.UP):
+            return  # leftovers of an earlier session
+        self._last_heard = now
+        deliver = self.link.on_frame(header, now)
+        if not deliver:
+            return
+        try:
+            self._dispatch(header.type, frame.body, now)
+        except BodyError as exc:
+            self.counters.bad_bodies += 1
+            log.warning("%s: bad %s body: %s", self.name, _type_name(header.type), exc)
+
+    def _dispatch(self, mtype: int, body: bytes, now: float) -> None:
+        if mtype == MsgType.EVENT:
+            self._on_event(Event.decode(body))
+        elif mtype == MsgType.RESULT:
+            self._on_result(Result.decode(body))
+        elif mtype == MsgType.PONG:
+            pong = Pong.decode(body)
+            self.device_last_event_no = pong.last_event_no
+            if self._ping_sent and self._ping_sent[0] == pong.token and not self.polled:
+                self.counters.note_rtt(now - self._ping_sent[1])
+                self._ping_sent = None
+        elif mtype == MsgType.ACK:
+            pass
+        elif mtype == MsgType.NO_SESSION:
+            self._lost(now, f"the {self._what()} has lost the session (it restarted or reset)")
+        else:
+            self.counters.unknown_types += 1
+            log.warning("%s: ignored a message of unknown type 0x%02x", self.name, mtype)
+
+    def _on_hello_reply(self, frame: Frame, now: float) -> None:
+        try:
+            reply = HelloReply.decode(frame.body)
+        except BodyError as exc:
+            self.counters.bad_bodies += 1
+            log.warning("%s: bad HELLO_REPLY: %s", self.name, exc)
+            return
+        if self.state is not State.HELLO or reply.nonce != self._nonce:
+            return  # a late answer to an earlier HELLO
+        self._last_heard = now
+        problem = self._refusal(reply)
+        if problem:
+            self.counters.version_errors += reply.major != PROTOCOL_MAJOR
+            if problem != self._refused:
+                log.error("%s: %s", self.name, problem)
+                self._events.append(LinkDown(problem))
+            self._refused = problem
+            self._down_reported = True
+            self._hello_interval = self.config.hello_max_interval
+            self._hello_at = now + self._hello_interval
+            return
+        self._refused = None
+        if reply.minor != PROTOCOL_MINOR:
+            log.info(
+                "%s: speaks protocol %d.%d, this host %d.%d: compatible",
+                self.name, reply.major, reply.minor, PROTOCOL_MAJOR, PROTOCOL_MINOR,
+            )
+        self.info = DeviceInfo.from_reply(reply)
+        self.device_last_event_no = reply.last_event_no
+        self.link.reset()
+        self.state = State.SYNCING
+        self._ping_at = now + self.config.ping_interval
+        cursor = self.cursor
+        lost = 0
+        if cursor is None:
+            after = reply.last_event_no
+            self.cursor = EventCursor(reply.boot_id, after)
+            self._rebooted = False
+        elif cursor.boot_id == reply.boot_id:
+            after = cursor.event_no
+            self._rebooted = False
+        else:
+            lost = max(0, self._last_event_before_down - cursor.event_no)
+            after = 0
+            self.cursor = EventCursor(reply.boot_id, 0)
+            self._rebooted = True
+        self._lost_on_reboot = lost
+        self._sync_seq = self.link.queue(
+            MsgType.SYNC_EVENTS, SyncEvents(reply.boot_id, after).encode()
+        )
+        self._push_state(reply.boot_id)
+        if not self.polled:
+            self.link.flush(now)
+
+    def _refusal(self, reply: HelloReply) -> str | None:
+        what = self._what(reply.kind)
+        if reply.major != PROTOCOL_MAJOR:
+            newer = "host software" if reply.major > PROTOCOL_MAJOR else f"{what}'s firmware"
+            return (
+                f"the {what} speaks protocol {reply.major}.{reply.minor} but this host speaks "
+                f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}: update the {newer}"
+            )
+        if self.expect_kind is not None and reply.kind != self.expect_kind:
+            return (
+                f"expected a {kind_name(self.expect_kind)} at {self.name} but a "
+                f"{kind_name(reply.kind)} answered: check the cabling and configuration"
+            )
+        return None
+
+    def _on_event(self, event: Event) -> None:
+        assert self.cursor is not None
+        boot = self.cursor.boot_id
+        expected = self.cursor.event_no + 1
+        if event.event_no < expected:
+            self.counters.duplicate_events += 1
+            return
+        if event.event_no > expected:
+            missing = event.event_no - expected
+            self.counters.events_lost += missing
+            reason = f"{missing} event(s) from the {self._what()} never arrived"
+            log.error("%s: %s", self.name, reason)
+            self._events.append(EventsLost(boot, expected, event.event_no - 1, reason))
+        self.cursor = EventCursor(boot, event.event_no)
+        self.counters.events_delivered += 1
+        self._events.append(device_event(event, boot))
+
+    def _on_result(self, result: Result) -> None:
+        while self._inflight and self._inflight[0].seq != result.ref_seq:
+            stale = self._inflight.popleft()  # cannot happen on an ordered link
+            log.error("%s: no result for command seq %d", self.name, stale.seq)
+            for h in stale.handles:
+                self._events.append(CommandFailed(h, "the device gave no result"))
+        if not self._inflight:
+            log.warning("%s: a result for no command (seq %d)", self.name, result.ref_seq)
+            return
+        item = self._inflight.popleft()
+        if item.type == MsgType.SYNC_EVENTS:
+            self._on_sync_result(result)
+            return
+        code = result.code
+        message = result_text(code)
+        if code not in (ResultCode.OK, ResultCode.ALREADY_DONE):
+            log.warning("%s: %s: %s", self.name, _type_name(item.type), message)
+        for h in item.handles:
+            self._events.append(CommandDone(h, code, message))
+
+    def _on_sync_result(self, result: Result) -> None:
+        assert self.cursor is not None and self.info is not None
+        lost = self._lost_on_reboot
+        if result.code == ResultCode.OK:
+            sync = SyncResult.decode(result.data)
+            expected = self.cursor.event_no + 1
+            if sync.oldest_event_no > expected:
+                aged = sync.oldest_event_no - expected
+                lost += aged
+                reason = f"{aged} event(s) left the {self._what()}'s memory before they were sent"
+                log.error("%s: %s", self.name, reason)
+                self._events.append(
+                    EventsLost(self.cursor.boot_id, expected, sync.oldest_event_no - 1, reason)
+                )
+                self.cursor = EventCursor(self.cursor.boot_id, sync.oldest_event_no - 1)
+        else:
+            log.error("%s: the device refused SYNC_EVENTS (code %d)", self.name, result.code)
+        self.counters.events_lost += lost
+        self.state = State.UP
+        self._down_reported = False
+        self._hello_interval = self.config.rto_initial
+        if self._rebooted:
+            log.warning("%s: the %s restarted (events lost: %d)", self.name, self._what(), lost)
+        else:
+            log.info("%s: link up", self.name)
+        self._events.append(LinkUp(self.info.boot_id, self._rebooted, lost, self.info))
+
+    # --- output helpers ---------------------------------------------------------------
+
+    def _send_command(self, cmd: Command, handles: list[int]) -> None:
+        mtype = COMMAND_TYPE[type(cmd)]
+        seq = self.link.queue(mtype, cmd.encode())
+        self._inflight.append(_Inflight(seq, mtype, cmd, handles))
+
+    def _push_state(self, boot_id: int) -> None:
+        """After HELLO: SYNC is queued; now the wanted state, then dispenses."""
+        self._inflight.clear()
+        self._inflight.append(_Inflight(self._sync_seq or 0, MsgType.SYNC_EVENTS, None, []))
+        for mtype in _ABSOLUTE:
+            cmd = self._wanted.get(mtype)
+            if cmd is not None:
+                self._send_command(cmd, self._waiting.pop(mtype, []))
+        same_boot = self._dispense_boot in (None, boot_id)
+        while self._dispenses:
+            handle, cmd = self._dispenses.popleft()
+            if same_boot:
+                self._send_command(cmd, [handle])
+            else:
+                reason = f"the {self._what()} restarted; the card was not dispensed"
+                self._events.append(CommandFailed(handle, reason))
+        self._dispense_boot = boot_id
+
+    def _send_ping(self, now: float) -> None:
+        self._ping_token = (self._ping_token + 1) & 0xFFFF
+        self._ping_sent = (self._ping_token, now)
+        self.link.send_control(MsgType.PING, Ping(self._ping_token).encode())
+        self._ping_at = now + self.config.ping_interval
+
+    def _hello_body(self) -> bytes:
+        return Hello(PROTOCOL_MAJOR, PROTOCOL_MINOR, self._nonce).encode()
+
+    def _hello_sent(self, now: float) -> None:
+        self._hello_at = now + self._hello_interval
+        self._hello_interval = min(self._hello_interval * 2, self.config.hello_max_interval)
+
+    def _start_hello(self, now: float) -> None:
+        self._nonce = (self._nonce % 0xFFFF) + 1
+        self.state = State.HELLO
+        self._hello_interval = self.config.rto_initial
+        self._hello_at = now
+
+    def _lost(self, now: float, reason: str) -> None:
+        self._go_down(reason)
+        self._start_hello(now)
+        if self.polled:
+            # an absent panel is asked again only once a second
+            self._hello_interval = self.config.hello_max_interval
+            self._hello_at = now + self._hello_interval
+        else:
+            self.tick(now)
+
+    def _go_down(self, reason: str) -> None:
+        self._last_event_before_down = self.device_last_event_no
+        if self.state in (State.SYNCING, State.UP):
+            self.counters.link_downs += 1
+            # commands without a result go back to waiting for the next session
+            redo: list[tuple[int, Dispense]] = []
+            for item in self._inflight:
+                if item.type in _ABSOLUTE:
+                    self._waiting.setdefault(item.type, []).extend(item.handles)
+                elif isinstance(item.command, Dispense):
+                    redo += [(h, item.command) for h in item.handles]
+            self._dispenses = deque(redo + list(self._dispenses))
+            self._inflight.clear()
+            self.link.reset()
+        if not self._down_reported:
+            self._down_reported = True
+            log.warning("%s: link down: %s", self.name, reason)
+            self._events.append(LinkDown(reason))
+
+    def _what(self, kind: int | None = None) -> str:
+        if kind is None:
+            kind = self.info.kind if self.info else (self.expect_kind or 0)
+        return kind_name(kind) if kind else "device"
+
+
+def _type_name(mtype: int) -> str:
+    try:
+        return MsgType(mtype).name
+    except ValueError:
+        return f"type 0x{mtype:02x}"

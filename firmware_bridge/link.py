@@ -1,0 +1,261 @@
+"""The reliable link: sequence numbers, cumulative acks, window, retransmission.
+
+Sans-I/O (docs/protocol.md section 5): the caller passes decoded frames in with
+the current time and collects the encoded bytes to write.  The same class runs
+on both ends (``from_device`` picks the direction flag) and in both modes:
+
+* stream (USB): a window of 4 and a retransmission timer, driven by
+  :meth:`Link.flush` and :meth:`Link.tick`;
+* polled (RS-485): a window of 1, exactly one frame per turn from
+  :meth:`Link.turn_frame`, retransmission when a turn goes unacknowledged.
+
+It knows nothing of sessions or message meanings: HELLO handling, events and
+commands belong to :mod:`firmware_bridge.host` and :mod:`firmware_bridge.device`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from dataclasses import dataclass, field
+
+from firmware_bridge.wire import (
+    FLAG_FROM_DEVICE,
+    FLAG_SEQ,
+    Header,
+    MsgType,
+    encode_frame,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    """Timing and limits; the defaults are the ones docs/protocol.md specifies."""
+
+    window: int = 4
+    rto_initial: float = 0.050
+    rto_max: float = 1.0
+    max_silent_timeouts: int = 6
+    max_sends: int = 32
+    ping_interval: float = 0.25
+    host_silence: float = 1.5
+    device_silence: float = 2.0
+    hello_max_interval: float = 1.0
+
+
+@dataclass(slots=True)
+class LinkCounters:
+    """Per-link figures for the display and the logs; plain numbers only."""
+
+    frames_sent: int = 0
+    frames_received: int = 0
+    bytes_sent: int = 0
+    bytes_received: int = 0
+    retransmissions: int = 0
+    crc_errors: int = 0
+    bad_frames: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    unknown_types: int = 0
+    bad_bodies: int = 0
+    version_errors: int = 0
+    wrong_direction: int = 0
+    link_downs: int = 0
+    events_delivered: int = 0
+    duplicate_events: int = 0
+    events_lost: int = 0
+    missed_turns: int = 0
+    rtt_last: float | None = None
+    rtt_avg: float | None = None
+    rtt_max: float = 0.0
+
+    def note_rtt(self, rtt: float) -> None:
+        self.rtt_last = rtt
+        self.rtt_avg = rtt if self.rtt_avg is None else 0.875 * self.rtt_avg + 0.125 * rtt
+        self.rtt_max = max(self.rtt_max, rtt)
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(slots=True)
+class _Outgoing:
+    seq: int
+    type: int
+    body: bytes
+    sent_at: float = -1.0
+    sends: int = 0
+
+
+@dataclass
+class Link:
+    """One end of a reliable link to one address."""
+
+    address: int
+    from_device: bool
+    config: LinkConfig = field(default_factory=LinkConfig)
+    counters: LinkCounters = field(default_factory=LinkCounters)
+    polled: bool = False
+
+    def __post_init__(self) -> None:
+        self.next_seq = 0
+        self.expected = 0
+        self._queue: deque[_Outgoing] = deque()
+        self._unacked: deque[_Outgoing] = deque()
+        self._out = bytearray()
+        self.ack_owed = False
+        self._silent_timeouts = 0
+        #: why the link gave up, once it has; the owner resets it
+        self.failure: str | None = None
+
+    # --- state ---------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Start a new session: sequence numbers back to 0, queues dropped."""
+        self.next_seq = 0
+        self.expected = 0
+        self._queue.clear()
+        self._unacked.clear()
+        self.ack_owed = False
+        self._silent_timeouts = 0
+        self.failure = None
+
+    @property
+    def window(self) -> int:
+        return 1 if self.polled else self.config.window
+
+    @property
+    def idle(self) -> bool:
+        """Nothing waiting to be sent or acknowledged."""
+        return not self._queue and not self._unacked
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._queue) + len(self._unacked)
+
+    # --- sending -----------------------------------------------------------------
+
+    def queue(self, mtype: int, body: bytes) -> int:
+        """Queue a sequenced frame; returns its sequence number."""
+        seq = self.next_seq
+        self.next_seq = (seq + 1) & 0xFF
+        self._queue.append(_Outgoing(seq, mtype, body))
+        return seq
+
+    def _frame(self, mtype: int, body: bytes, seq: int | None) -> bytes:
+        flags = FLAG_FROM_DEVICE if self.from_device else 0
+        if seq is not None:
+            flags |= FLAG_SEQ
+        header = Header(
+            self.address, mtype, self.next_seq if seq is None else seq, self.expected, flags
+        )
+        data = encode_frame(header, body)
+        self.counters.frames_sent += 1
+        self.counters.bytes_sent += len(data)
+        self.ack_owed = False
+        return data
+
+    def control(self, mtype: int, body: bytes = b"") -> bytes:
+        """Encode an unsequenced frame (it carries the current ack)."""
+        return self._frame(mtype, body, None)
+
+    def send_control(self, mtype: int, body: bytes = b"") -> None:
+        self._out += self.control(mtype, body)
+
+    def write(self, data: bytes) -> None:
+        """Add already-encoded bytes to the output (a reply built by the owner)."""
+        self._out += data
+
+    def _send(self, item: _Outgoing, now: float) -> bytes:
+        if item.sends:
+            self.counters.retransmissions += 1
+        item.sends += 1
+        item.sent_at = now
+        if item.sends > self.config.max_sends and self.failure is None:
+            self.failure = f"a frame was sent {self.config.max_sends} times without an ack"
+        return self._frame(item.type, item.body, item.seq)
+
+    def flush(self, now: float) -> None:
+        """Stream mode: send what the window allows, or an ACK if one is owed."""
+        while self._queue and len(self._unacked) < self.window:
+            item = self._queue.popleft()
+            self._unacked.append(item)
+            self._out += self._send(item, now)
+        if self.ack_owed:
+            self._out += self.control(MsgType.ACK)
+
+    def rto(self) -> float:
+        rto: float = self.config.rto_initial * (2.0**self._silent_timeouts)
+        return min(rto, self.config.rto_max)
+
+    def next_deadline(self) -> float | None:
+        if self.polled or not self._unacked:
+            return None
+        return self._unacked[0].sent_at + self.rto()
+
+    def tick(self, now: float) -> None:
+        """Stream mode: retransmit the window (go-back-N) when its timer expires."""
+        if self.polled or not self._unacked:
+            return
+        if now < self._unacked[0].sent_at + self.rto():
+            return
+        self._silent_timeouts += 1
+        if self._silent_timeouts >= self.config.max_silent_timeouts and self.failure is None:
+            self.failure = (
+                f"no answer to {self._silent_timeouts} retransmissions in a row"
+            )
+        for item in self._unacked:
+            self._out += self._send(item, now)
+
+    def turn_frame(self, now: float, idle_type: int, idle_body: bytes = b"") -> bytes:
+        """Polled mode: the one frame for this turn.
+
+        The unacknowledged frame again if the peer did not acknowledge it, else
+        the next queued one, else the given idle frame (PING, PONG or ACK).
+        """
+        if self._unacked:
+            return self._send(self._unacked[0], now)
+        if self._queue:
+            item = self._queue.popleft()
+            self._unacked.append(item)
+            return self._send(item, now)
+        return self.control(idle_type, idle_body)
+
+    def take_output(self) -> bytes:
+        data = bytes(self._out)
+        self._out.clear()
+        return data
+
+    # --- receiving -----------------------------------------------------------------
+
+    def on_frame(self, header: Header, now: float) -> bool:
+        """Account for a valid frame from the peer; True if it is to be delivered.
+
+        Unsequenced frames are always delivered (their meaning is the
+        caller's); a sequenced frame only when it is the very next one.
+        """
+        self.counters.frames_received += 1
+        self._silent_timeouts = 0
+        self._process_ack(header.ack, now)
+        if not header.sequenced:
+            return True
+        self.ack_owed = True
+        if header.seq == self.expected:
+            self.expected = (self.expected + 1) & 0xFF
+            return True
+        if 0 < (self.expected - header.seq) & 0xFF <= 128:
+            self.counters.duplicates += 1
+        else:
+            self.counters.out_of_order += 1
+        return False
+
+    def _process_ack(self, ack: int, now: float) -> None:
+        if not self._unacked:
+            return
+        n = (ack - self._unacked[0].seq) & 0xFF
+        if not 0 < n <= len(self._unacked):
+            return
+        for _ in range(n):
+            item = self._unacked.popleft()
+            if item.sends == 1:  # Karn: only unambiguous samples
+                self.counters.note_rtt(now - item.sent_at)

@@ -1,0 +1,106 @@
+"""A pyserial port handed to asyncio: the only place the link touches a port.
+
+``serial.serial_for_url`` opens a real ``/dev/ttyACM0``, a
+``/dev/serial/by-id/...`` path, a pty, ``socket://host:port`` or ``loop://``
+alike.  A reader thread blocks in ``read`` (with a short timeout, so closing
+is prompt) and hands bytes to the event loop with ``call_soon_threadsafe``:
+that works the same for every kind of port, where ``loop.add_reader`` would
+not (``socket://`` and ``loop://`` have no usable fileno for it).  Writes are
+small frames written from the loop's thread with a write timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+
+import serial
+
+log = logging.getLogger(__name__)
+
+READ_TIMEOUT = 0.05
+WRITE_TIMEOUT = 1.0
+
+
+class SerialTransport:
+    """An open port.  ``on_data(bytes)`` and ``on_lost(reason)`` run in the loop."""
+
+    def __init__(
+        self,
+        port: serial.SerialBase,
+        loop: asyncio.AbstractEventLoop,
+        on_data: Callable[[bytes], None],
+        on_lost: Callable[[str], None],
+    ) -> None:
+        self.port = port
+        self._loop = loop
+        self._on_data = on_data
+        self._on_lost = on_lost
+        self._stop = threading.Event()
+        self._lost_reported = False
+        self._thread = threading.Thread(
+            target=self._reader, name=f"serial-reader {port.port}", daemon=True
+        )
+        self._thread.start()
+
+    @classmethod
+    def open(
+        cls,
+        url: str,
+        baudrate: int,
+        loop: asyncio.AbstractEventLoop,
+        on_data: Callable[[bytes], None],
+        on_lost: Callable[[str], None],
+    ) -> SerialTransport:
+        """Open the port; raises ``serial.SerialException`` (or ``OSError``) if it cannot."""
+        port = serial.serial_for_url(
+            url, baudrate=baudrate, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT
+        )
+        port.reset_input_buffer()  # bytes from before we opened belong to nobody
+        return cls(port, loop, on_data, on_lost)
+
+    def _reader(self) -> None:
+        port = self.port
+        while not self._stop.is_set():
+            try:
+                data = port.read(max(1, port.in_waiting))
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # TypeError/AttributeError: pyserial's fd vanished under a close()
+                if not self._stop.is_set():
+                    self._report_lost(f"the port {port.port} disconnected or failed (cable pulled?): {exc}")
+                return
+            if data:
+                self._call(self._on_data, data)
+
+    def _call(self, fn: Callable[[bytes], None], data: bytes) -> None:
+        try:
+            self._loop.call_soon_threadsafe(fn, data)
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            self._stop.set()
+
+    def _report_lost(self, reason: str) -> None:
+        if self._lost_reported:
+            return
+        self._lost_reported = True
+        with contextlib.suppress(RuntimeError):  # the loop is closed
+            self._loop.call_soon_threadsafe(self._on_lost, reason)
+
+    def write(self, data: bytes) -> None:
+        """Write from the loop's thread; a failed port is reported through on_lost."""
+        if self._stop.is_set():
+            return
+        try:
+            self.port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._report_lost(f"cannot write to {self.port.port}: {exc}")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1.0)
+        try:
+            self.port.close()
+        except (serial.SerialException, OSError) as exc:
+            log.debug("closing %s: %s", self.port.port, exc)

@@ -1,0 +1,146 @@
+"""A camera that looks at the shoe's exit: it sees the card the simulated shoe
+just dealt, and can be told to fail so the controller's "unsure, ask the
+dealer" path gets exercised.
+
+It satisfies the ``vision`` ``CameraSource`` protocol (``grab()`` returns a BGR
+frame, or None when no frame came). Each :meth:`SimCamera.show` lays the card
+down once (a new random position, light, table); each :meth:`SimCamera.grab`
+then exposes that same shot again with fresh sensor noise, as a real camera
+watching a card at rest would, so frame consensus sees frames that agree.
+
+Example::
+
+    from hardware_sim.camera.sim_camera import SimCamera
+    cam = SimCamera("builtin:modern", preset="normal", seed=42)
+    cam.show("7C")
+    frame = cam.grab()          # numpy (480, 640, 3) uint8
+    cam.truth                   # Frame-like ground truth of the last grab
+    cam.inject("glare", 2)      # next 2 grabs: glare over both index corners
+    cam.inject("drop")          # next grab returns None (camera hiccup)
+    cam.show(None)              # nothing under the camera: an empty table
+    cam.show("KS", face_up=False)   # a card dealt face down: its back is seen
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware_sim.camera.frames import (
+    READABLE_KINDS,
+    Effects,
+    Frame,
+    Scene,
+    compose,
+    expose,
+    sample_scene,
+)
+from hardware_sim.cards import Deck, open_deck, parse_code
+
+Image = NDArray[np.uint8]
+
+# fault kinds for inject(); all but "finger" must make a recogniser unsure
+FAULTS = ("blackout", "glare", "finger", "mostly_covered", "drop")
+
+
+class SimCamera:
+    """A seeded simulated camera over one deck design."""
+
+    def __init__(
+        self,
+        deck: Deck | str = "builtin",
+        *,
+        preset: str | Effects = "normal",
+        seed: int = 0,
+        size: tuple[int, int] = (640, 480),
+    ) -> None:
+        self.deck = open_deck(deck) if isinstance(deck, str) else deck
+        self.preset = preset
+        self.size = size
+        self._rng = np.random.default_rng(seed)
+        self._lock = threading.Lock()
+        self._faults: deque[str] = deque()
+        self._code: str | None = None
+        self._face_up = True
+        self._shots: dict[str, tuple[Scene, Image]] = {}
+        self.truth: Frame | None = None
+        self.frames_grabbed = 0
+
+    def show(self, code: str | None, *, face_up: bool = True) -> None:
+        """Put card ``code`` under the camera (None: take it away)."""
+        with self._lock:
+            self._code = parse_code(code) if code is not None else None
+            self._face_up = face_up
+            self._shots.clear()
+
+    def inject(self, kind: str, count: int = 1) -> None:
+        """Make the next ``count`` grabs faulty: ``blackout`` (lens covered),
+        ``glare`` (both index corners washed out), ``finger`` (one corner
+        covered; still readable), ``mostly_covered`` (a hand over the card),
+        ``drop`` (grab returns None)."""
+        if kind not in FAULTS:
+            raise ValueError(f"unknown camera fault {kind!r}; choose from {FAULTS}")
+        if count < 0:
+            raise ValueError("count must not be negative")
+        with self._lock:
+            self._faults.extend([kind] * count)
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+
+    @property
+    def pending_faults(self) -> int:
+        return len(self._faults)
+
+    def _shot(self, kind: str) -> tuple[Scene, Image]:
+        """The composed (noise-free) shot of the current card for ``kind``,
+        sampled once per card so repeated grabs see the same card at rest."""
+        shot = self._shots.get(kind)
+        if shot is None:
+            face, mask = None, None
+            if self._code is not None and not self._face_up:
+                face, mask = self.deck.back(), self.deck.mask(None)
+            elif self._code is not None:
+                face, mask = self.deck.face(self._code), self.deck.mask(self._code)
+            aspect = face.shape[0] / face.shape[1] if face is not None else 1.4
+            scene = sample_scene(self._rng, preset=self.preset, size=self.size, kind=kind,
+                                 aspect=aspect, card_present=face is not None)
+            shot = (scene, compose(scene, face, mask))
+            self._shots[kind] = shot
+        return shot
+
+    def grab(self) -> Image | None:
+        """The next frame (BGR uint8), or None if a ``drop`` fault is due."""
+        with self._lock:
+            fault = self._faults.popleft() if self._faults else None
+            self.frames_grabbed += 1
+            if fault == "drop":
+                self.truth = None
+                return None
+            if fault == "blackout":
+                kind = "blackout"
+            elif self._code is None:
+                kind = "empty_table"
+            elif not self._face_up:
+                kind = "card_back"
+            else:
+                kind = fault or "card"
+            scene, composed = self._shot(kind)
+            image = expose(scene, composed, self._rng)
+            self.truth = Frame(
+                image=image,
+                code=self._code,
+                corners=scene.corners,
+                kind=kind,
+                readable=kind in READABLE_KINDS,
+                face_up=self._face_up,
+                scene=scene,
+            )
+            return image
+
+    def release(self) -> None:
+        """Nothing to free; present so it can stand in for a real capture."""

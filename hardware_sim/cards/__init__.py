@@ -1,0 +1,93 @@
+"""Card faces for the simulator: a built-in OpenCV renderer (no extra packages)
+and the Debian ``gnome-cards-data`` designs (rendered with ``rsvg-convert``).
+
+A *deck* hands out faces by card code; the simulated camera only needs this::
+
+    from hardware_sim.cards import open_deck, CARD_CODES
+    deck = open_deck("builtin")            # or "builtin:modern", or "paris" (gnome design)
+    face = deck.face("TD")                 # BGR uint8, height = 1.4 x width
+    alpha = deck.mask("TD")                # 255 on the card, 0 outside its rounded corners
+    back = deck.back()
+
+Names: ``builtin`` / ``builtin:<style>`` (styles in
+:data:`hardware_sim.cards.builtin.STYLES`) or any name from
+:func:`hardware_sim.cards.gnome.list_designs`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware_sim.cards.builtin import (
+    CARD_CODES,
+    STYLES,
+    CardStyle,
+    card_mask,
+    parse_code,
+    render_back,
+    render_card,
+)
+
+Image = NDArray[np.uint8]
+
+__all__ = [
+    "CARD_CODES",
+    "STYLES",
+    "BuiltinDeck",
+    "Deck",
+    "open_deck",
+    "parse_code",
+]
+
+
+class Deck(Protocol):
+    """What the camera needs from a deck design."""
+
+    name: str
+
+    def face(self, code: str) -> Image: ...
+
+    def back(self) -> Image: ...
+
+    def mask(self, code: str | None) -> Image:
+        """Alpha of the face of ``code`` (of the back if None)."""
+        ...
+
+
+class BuiltinDeck:
+    """The OpenCV-drawn deck in one :class:`CardStyle`."""
+
+    def __init__(self, style: str | CardStyle = "classic", *, width: int = 250) -> None:
+        self.style = STYLES[style] if isinstance(style, str) else style
+        self.width = width
+        self.name = f"builtin:{self.style.name}"
+        w = width
+        h = round(width * 1.4)
+        self._mask = card_mask(w, h, self.style.corner_radius * w)
+        self._mask.setflags(write=False)
+
+    def face(self, code: str) -> Image:
+        return render_card(code, width=self.width, style=self.style)
+
+    def back(self) -> Image:
+        return render_back(width=self.width, style=self.style)
+
+    def mask(self, code: str | None) -> Image:
+        return self._mask
+
+
+def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
+    """A deck by name: ``builtin``, ``builtin:<style>``, or a gnome-cards-data design."""
+    if name == "builtin":
+        return BuiltinDeck(width=width)
+    if name.startswith("builtin:"):
+        style = name.split(":", 1)[1]
+        if style not in STYLES:
+            raise ValueError(f"unknown built-in style {style!r}; choose from {sorted(STYLES)}")
+        return BuiltinDeck(style, width=width)
+    from hardware_sim.cards.gnome import GnomeDeck  # only when asked: runs rsvg-convert
+
+    return GnomeDeck(name, width=width)

@@ -1,0 +1,454 @@
+"""Simulated people: players, bots, the banker and the dealer.
+
+People act only on what a real person could observe and only with their
+hands: a player reads their own panel's lamps and text and presses its
+buttons; the dealer watches the shoe's gate and lamps (and, when given one,
+the dealer display's snapshot), pulls cards and presses the dealer panel.
+Nobody here decides a rule: the lamps show exactly the legal decisions
+(``controller.panel_ux``), bots choose among the lit buttons, and scripted
+players are told the engine action to make (by the controller's
+``ScenarioScript``) and only work out the presses.
+
+How a decision becomes presses, in one place (the panel UX of
+``controller/panel_ux.py``; :func:`controller.panel_ux.presses_for` computes it):
+
+=====================  ===============================================  ==================
+engine action          presses on the person's seat panel               waits for lamp
+=====================  ===============================================  ==================
+PlaceStake(p, n)       STAKE_UP/STAKE_DOWN from the shown amount, CONFIRM  CONFIRM ("Stake")
+PlaceShoot(p, n)       STAKE_UP/STAKE_DOWN, CONFIRM (0 = no bet)        CONFIRM ("Shoot")
+PutKitty(n)            banker: STAKE_UP/STAKE_DOWN, CONFIRM             CONFIRM ("Kitty")
+Decide twist/stick/    one press of TWIST/STICK/SPLIT/DOUBLE/INSURE/    that button
+split/double/...       EVEN_MONEY
+Decide buy n/shoot n   STAKE_UP/STAKE_DOWN from the shown amount, then  BUY / SHOOT
+                       BUY or SHOOT
+BankDecide draw/stay   banker's TWIST / STICK (dealer panel DRAW/STAY)  TWIST / STICK
+StartDeal              dealer panel NEXT                                NEXT
+=====================  ===============================================  ==================
+
+The shown amount is read from the panel's text (``"Stake 2? CONFIRM"``,
+``"Buy 3"``...), as a person reads it.
+
+Example (inside a started :class:`~hardware_sim.rig.SimRig`)::
+
+    rig.perform("Ann", PlaceStake("Ann", 3))        # scripted: waits for the prompt, presses
+    rig.start_bots({"Ben": "stick17", "Cat": "random"})
+    rig.start_dealer(mistakes=DealerMistakes(wrong_seat=0.05))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from controller.panel_ux import presses_for
+from controller.rules import (
+    Action,
+    Amount,
+    Decide,
+    PlaceShoot,
+    PlaceStake,
+    PutKitty,
+    StartDeal,
+)
+from firmware_bridge.wire import Button
+from hardware_sim.devices.panels import Panel
+
+if TYPE_CHECKING:
+    from hardware_sim.rig import SimRig
+
+#: the prompt words a panel's text uses for an amount being chosen
+_AMOUNT = re.compile(r"\b(Stake|Shoot|Kitty|Buy)\s+(\d+(?:\.\d+)?)")
+_TOTAL = re.compile(r"\bH(\d+)\s+(\d+)\s*$", re.MULTILINE)
+
+DECISION_BUTTONS = frozenset(
+    {
+        Button.TWIST,
+        Button.BUY,
+        Button.STICK,
+        Button.SPLIT,
+        Button.DOUBLE,
+        Button.SHOOT,
+        Button.INSURE,
+        Button.EVEN_MONEY,
+    }
+)
+
+
+def shown_amount(text: str) -> tuple[str, Amount] | None:
+    """The amount a panel shows and what it is for: ``("stake", 2)``."""
+    m = _AMOUNT.search(text)
+    if m is None:
+        return None
+    value = Fraction(m.group(2))
+    return m.group(1).lower(), int(value) if value.denominator == 1 else value
+
+
+def shown_total(text: str) -> int | None:
+    """The hand total on a panel's first line (``"Ann H1 18"``), if shown."""
+    m = _TOTAL.search(text.split("\n")[0])
+    return int(m.group(2)) if m else None
+
+
+def _topic(action: Action) -> str | None:
+    if isinstance(action, PlaceStake):
+        return "stake"
+    if isinstance(action, PlaceShoot):
+        return "shoot"
+    if isinstance(action, PutKitty):
+        return "kitty"
+    if isinstance(action, Decide) and action.word in ("buy", "shoot"):
+        return action.word
+    return None
+
+
+async def _changed(panel: Panel, timeout: float) -> None:
+    """Wait until the host changes ``panel``'s lamps or text."""
+    event = asyncio.Event()
+
+    def _set(_: Panel) -> None:
+        event.set()
+
+    panel.listeners.append(_set)
+    try:
+        await asyncio.wait_for(event.wait(), timeout)
+    finally:
+        panel.listeners.remove(_set)
+
+
+async def wait_for_prompt(
+    panel: Panel, ready: Callable[[Panel], bool], timeout: float = 10.0
+) -> None:
+    """Wait until ``ready(panel)`` (e.g. the CONFIRM lamp lit); TimeoutError otherwise."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not ready(panel):
+        left = deadline - loop.time()
+        if left <= 0:
+            raise TimeoutError(
+                f"{panel.name}'s panel never showed the prompt (lamps "
+                f"{sorted(b.name for b in panel.lit_buttons())}, text {panel.text!r})"
+            )
+        try:
+            await _changed(panel, left)
+        except TimeoutError:
+            continue
+
+
+async def perform_on_panel(rig: SimRig, person: str, action: Action) -> list[Button]:
+    """``person`` makes ``action`` by pressing buttons, once their panel asks for it.
+
+    Returns the presses made. ``StartDeal`` is the dealer panel's NEXT; a
+    ``BankDecide`` uses the banker's own seat panel (TWIST = draw, STICK = stay).
+    """
+    if isinstance(action, StartDeal):
+        panel = rig.panels.seat("dealer")
+        presses = [Button.NEXT]
+    else:
+        panel = rig.panels.seat(person)
+        presses = presses_for(action, None)  # the final press tells which lamp to wait for
+    final = presses[-1]
+    topic = _topic(action)
+
+    def ready(p: Panel) -> bool:
+        if final not in p.lit_buttons():
+            return False
+        if topic is None or isinstance(action, Decide):
+            return True  # a BUY/SHOOT without a shown amount uses the rules' fixed amount
+        shown = shown_amount(p.text)
+        return shown is not None and shown[0] == topic
+
+    await wait_for_prompt(panel, ready)
+    if not isinstance(action, StartDeal):
+        shown = shown_amount(panel.text)
+        value = shown[1] if shown is not None and shown[0] == topic else None
+        presses = presses_for(action, value)
+    for i, button in enumerate(presses):
+        if i:
+            await rig.clock.pause(0.3)
+        panel.press(button)  # the event waits in the panel for the host's next poll
+    return presses
+
+
+# -- bots --------------------------------------------------------------------------------
+
+STRATEGIES = ("stick16", "stick17", "buy11", "random")
+
+
+@dataclass
+class Bot:
+    """A player (or player-banker) who presses lit buttons by a simple strategy.
+
+    ``stick16`` / ``stick17``: twist (or buy, if twisting is not lit) below
+    the number, stick from it; ``buy11``: buy whenever the hand makes 11 or
+    less, else as stick17; ``random``: any lit decision. Stakes, shoot bets
+    and kitties are confirmed at the shown amount (``random`` moves it a
+    little first). As banker, draws below 17.
+    """
+
+    rig: SimRig
+    seat: str
+    strategy: str = "stick17"
+    seed: int = 0
+    think: float = 1.0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"unknown bot strategy {self.strategy!r}; choose {STRATEGIES}")
+        self.rng = random.Random(f"{self.seed}:{self.seat}")
+        self.panel = self.rig.panels.seat(self.seat)
+
+    def _count(self, what: str) -> None:
+        self.stats[what] = self.stats.get(what, 0) + 1
+
+    def choose(self, lit: frozenset[Button], text: str) -> list[Button]:
+        """The presses for what the panel shows now (empty: nothing to do)."""
+        if not lit or self.panel.offline:
+            return []
+        decisions = lit & DECISION_BUTTONS
+        if Button.CONFIRM in lit and not decisions - {Button.SHOOT}:
+            presses: list[Button] = []
+            if self.strategy == "random" and self.rng.random() < 0.5:
+                presses.append(Button.STAKE_UP if self.rng.random() < 0.7 else Button.STAKE_DOWN)
+            shown = shown_amount(text)
+            if shown is not None and shown[0] == "shoot":
+                presses = []  # no shoot bet: confirm the 0 shown
+            return [*presses, Button.CONFIRM]
+        if not decisions:
+            return []
+        if self.strategy == "random":
+            return [self.rng.choice(sorted(decisions))]
+        total = shown_total(text)
+        banker = "Bank" in text
+        target = 17 if self.strategy in ("stick17", "buy11") or banker else 16
+        if total is None:
+            total = target  # cannot read a total: be careful
+        if self.strategy == "buy11" and total <= 11 and Button.BUY in lit:
+            return [Button.BUY]
+        if total < target:
+            for b in (Button.TWIST, Button.BUY, Button.STICK):
+                if b in lit:
+                    return [b]
+        for b in (Button.STICK, Button.TWIST, Button.BUY):
+            if b in lit:
+                return [b]
+        return [sorted(decisions)[0]]
+
+    async def run(self) -> None:
+        acted = -1
+        while True:
+            if self.panel.version != acted:
+                presses = self.choose(self.panel.lit_buttons(), self.panel.text)
+                if presses:
+                    acted = self.panel.version
+                    await self.rig.clock.pause(self.think * (0.5 + self.rng.random()))
+                    for button in presses:
+                        self.panel.press(button)
+                        self._count(button.name.lower())
+                    # wait for the table to move on before acting again
+                    await _wait_quiet(self.panel, acted)
+                    continue
+            with contextlib.suppress(TimeoutError):
+                await _changed(self.panel, 3600)
+
+
+async def _wait_quiet(panel: Panel, acted: int, settle: float = 0.02) -> None:
+    """Wait for the lamps to change after our presses (the table took them)."""
+    lamps = panel.lights
+    while panel.lights == lamps:
+        try:
+            await _changed(panel, 2.0)
+        except TimeoutError:
+            return  # refused, or the same prompt again: look once more
+    await asyncio.sleep(0)
+
+
+# -- the dealer ------------------------------------------------------------------------------
+
+
+@dataclass
+class DealerMistakes:
+    """Probabilities of a trainee dealer's mistakes; all zero by default."""
+
+    wrong_seat: float = 0.0
+    draw_while_locked: float = 0.0
+    force_gate: float = 0.5
+    """when drawing while locked: chance the card is pulled past the gate"""
+    forget_pontoon: float = 0.0
+    wrong_payout: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> DealerMistakes:
+        """``"wrong_seat=0.05,draw_while_locked=0.01"``."""
+        values: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, _, raw = part.partition("=")
+            if key not in cls.__dataclass_fields__:
+                raise ValueError(f"unknown dealer mistake {key!r}; known: "
+                                 f"{', '.join(cls.__dataclass_fields__)}")
+            values[key] = float(raw)
+        return cls(**values)
+
+
+@dataclass
+class SimDealer:
+    """Deals the card the table asks for, whenever the shoe's gate lets it.
+
+    One card per opening of the gate: after pulling, the dealer waits until
+    the controller has taken the card (the gate locks, or, with a dealer
+    display ``view``, its card count catches up) before pulling again, as a
+    dealer waits for the shoe's green lamp. With ``view`` (a callable returning
+    the latest ``TableSnapshot``) the dealer also knows the seat each card is
+    for, the pontoons to expose and the payouts, so those mistakes can be made.
+    Between deals (NEXT lit on the dealer panel) it gathers the cards back
+    into the shoe and, with ``press_next``, presses NEXT.
+    """
+
+    rig: SimRig
+    mistakes: DealerMistakes = field(default_factory=DealerMistakes)
+    view: Callable[[], dict[str, Any]] | None = None
+    press_next: bool = False
+    pace: float = 1.5
+    seed: int = 0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(f"dealer:{self.seed}")
+        self._wake = asyncio.Event()
+        self.pulled = 0
+        self._locks_at_pull = -1  # the shoe's gate_locks when the last card was pulled
+
+    def _count(self, what: str) -> None:
+        self.stats[what] = self.stats.get(what, 0) + 1
+
+    def _poke(self, *_: object) -> None:
+        self._wake.set()
+
+    async def run(self) -> None:
+        shoe = self.rig.shoe
+        shoe.listeners.append(self._poke)
+        dealer_panel = self.rig.panels.dealer
+        if dealer_panel is not None:
+            dealer_panel.listeners.append(self._poke)
+        try:
+            while True:
+                locked = shoe.gate_locked
+                # armed: the gate has closed since the last card (the controller took it)
+                armed = shoe.gate_locks > self._locks_at_pull
+                if not locked and armed and self._card_wanted():
+                    await self._deal()
+                    continue
+                impatient = self.mistakes.draw_while_locked
+                if locked and impatient and self.rng.random() < impatient:
+                    await self._deal(against_gate=True)
+                if self._between_deals():
+                    await self._next_deal()
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), 3.0)
+                except TimeoutError:
+                    if not shoe.gate_locked:
+                        # The lamp stayed green a long while: the table wants another card.
+                        self._locks_at_pull = -1
+        finally:
+            shoe.listeners.remove(self._poke)
+            if dealer_panel is not None:
+                dealer_panel.listeners.remove(self._poke)
+
+    def _snapshot(self) -> dict[str, Any]:
+        if self.view is None:
+            return {}
+        try:
+            return self.view() or {}
+        except Exception:  # a display that is not up yet
+            return {}
+
+    def _card_wanted(self) -> bool:
+        snap = self._snapshot()
+        if not snap:
+            return True  # no display: the open gate is the only sign
+        pending = snap.get("pending") or {}
+        if pending.get("kind") != "card":
+            return False
+        taken = (snap.get("counters") or {}).get("cards")
+        return taken is None or taken >= self.pulled
+
+    def _between_deals(self) -> bool:
+        panel = self.rig.panels.dealer
+        return panel is not None and Button.NEXT in panel.lit_buttons() and bool(
+            self.rig.world.on_table
+        )
+
+    async def _deal(self, against_gate: bool = False) -> None:
+        await self.rig.clock.pause(self.pace * (0.5 + self.rng.random()))
+        force = against_gate and self.rng.random() < self.mistakes.force_gate
+        outcome = self.rig.shoe.pull(force=force)
+        if outcome.refused:
+            self._count("refused_by_gate")
+            return
+        if outcome.card is None:
+            self._count("shoe_empty" if outcome.empty else "jammed")
+            return
+        self.pulled += 1
+        self._locks_at_pull = self.rig.shoe.gate_locks
+        self._count("forced" if outcome.forced else "dealt")
+        pending = self._snapshot().get("pending") or {}
+        wanted = pending.get("to")
+        hand = int(pending.get("hand") or 1)
+        face_up = bool(pending.get("face_up", False))
+        seat = wanted
+        if wanted is not None and self.rng.random() < self.mistakes.wrong_seat:
+            others = [s for s in self.rig.seats if s != wanted]
+            if others:
+                seat = self.rng.choice(others)
+        self.rig.world.place(outcome.card, seat=seat, hand=hand, face_up=face_up,
+                             wanted_seat=wanted)
+
+    async def _next_deal(self) -> None:
+        await self.rig.clock.pause(self.pace * 2)
+        snap = self._snapshot()
+        settlement = snap.get("settlement") or {}
+        if settlement and self.rng.random() < self.mistakes.wrong_payout:
+            self.rig.world.mistakes["wrong_payout"] += 1
+        forget = self.mistakes.forget_pontoon
+        if forget and _pontoons(snap) and self.rng.random() < forget:
+            self.rig.world.mistakes["forgot_pontoon"] += 1
+        shuffle = bool(settlement.get("shuffle", False))
+        self.rig.world.collect(shuffle=shuffle)
+        self.rig.shoe.refilled()
+        self._count("collected")
+        if self.press_next and self.rig.panels.dealer is not None:
+            self.rig.panels.dealer.press(Button.NEXT)
+            if self.rig.panels.dealer.wire is not None:
+                self.rig.panels.dealer.wire.kick()
+
+    def report(self) -> dict[str, Any]:
+        return {"stats": dict(self.stats), "mistakes": asdict(self.mistakes)}
+
+
+def _pontoons(snap: dict[str, Any]) -> int:
+    count = 0
+    for seat in snap.get("seats") or []:
+        for hand in seat.get("hands") or []:
+            if hand.get("status") == "pontoon":
+                count += 1
+    return count
+
+
+__all__ = [
+    "STRATEGIES",
+    "Bot",
+    "DealerMistakes",
+    "SimDealer",
+    "perform_on_panel",
+    "shown_amount",
+    "shown_total",
+    "wait_for_prompt",
+]

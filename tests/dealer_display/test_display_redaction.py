@@ -1,0 +1,118 @@
+"""No public payload ever carries a card that is face down at that moment.
+
+Random games of every preset are played on the real rules engine (simulated
+people choosing among the legal decisions, voids included); after every move
+the public view and the public socket's message are searched for card codes,
+and those must be a sub-multiset of the cards face up in the full snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.rules import PRESETS
+from dealer_display import autoplay
+from dealer_display.app import create_app
+from dealer_display.cards_svg import ALL_CARDS
+from dealer_display.manual import ManualTable
+from dealer_display.views import public_view
+
+CODES = frozenset(ALL_CARDS)
+
+
+def card_codes(payload: Any) -> Counter[str]:
+    """Every card code anywhere in a JSON value, keys included."""
+    found: Counter[str] = Counter()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            if value.upper() in CODES or value.upper().replace("10", "T") in CODES:
+                found[value.upper().replace("10", "T")] += 1
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(k)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(payload)
+    return found
+
+
+def faces(snapshot: dict[str, Any]) -> tuple[Counter[str], Counter[str]]:
+    """Face-up and face-down cards on the table in a full snapshot."""
+    up: Counter[str] = Counter()
+    down: Counter[str] = Counter()
+    hands = [h for s in snapshot["seats"] for h in s["hands"]] + [snapshot["bank"]]
+    for hand in hands:
+        for card in hand["cards"]:
+            (up if card["face_up"] else down)[card["code"]] += 1
+    return up, down
+
+
+def check(snapshot: dict[str, Any], payload: Any) -> int:
+    up, down = faces(snapshot)
+    shown = card_codes(payload)
+    assert not shown - up, f"public payload shows {dict(shown - up)}; face down: {dict(down)}"
+    return sum(down.values())
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_public_view_never_shows_a_face_down_card(preset: str) -> None:
+    hidden_seen = shown_seen = moves = 0
+    for game in range(12):
+        rng = random.Random(f"{preset}-{game}")
+        players = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"][: rng.randint(2, 8)]
+        table = ManualTable(rules=preset, players=players, seed=game)
+
+        def on_publish(snapshot: dict[str, Any]) -> None:
+            nonlocal hidden_seen, shown_seen
+            view = public_view(snapshot)
+            hidden_seen += check(snapshot, view)
+            shown_seen += sum(card_codes(view).values())
+
+        table.publisher.add_listener(on_publish)
+
+        async def play(table: ManualTable = table, rng: random.Random = rng) -> int:
+            n = 0
+            while n < 250 and await autoplay.step(table, rng, void_chance=0.01):
+                n += 1
+            return n
+
+        moves += asyncio.run(play())
+    # The check had something to find: face-down cards existed and face-up ones were shown.
+    assert moves > 500
+    assert hidden_seen > 100
+    assert shown_seen > 100
+
+
+def test_public_socket_never_carries_a_face_down_card() -> None:
+    table = ManualTable(rules="house", players=["Ann", "Bob", "Cat", "Dan", "Eve"], seed=11)
+    rng = random.Random(11)
+    hidden = 0
+    with (
+        TestClient(create_app(table, token="redaction-token")) as client,
+        client.websocket_connect("/ws/public") as ws,
+    ):
+        channel = client.app.state.hub["public"]
+        msg = json.loads(ws.receive_text())
+        check(table.snapshot(), msg)
+        for _ in range(300):
+            version = channel.version
+            assert client.portal is not None
+            if not client.portal.call(autoplay.step, table, rng):
+                break
+            if channel.version == version:
+                continue  # nothing public changed, nothing sent
+            msg = json.loads(ws.receive_text())
+            assert msg["version"] == channel.version
+            hidden += check(table.snapshot(), msg)
+    assert hidden > 50

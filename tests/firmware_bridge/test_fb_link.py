@@ -1,0 +1,420 @@
+"""Host and device cores over an in-memory line with simulated time and faults.
+
+Property: whatever the loss, corruption, duplication, reordering and chunking
+of frames, every device event reaches the host exactly once, in order, and
+every command is carried out.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge.device import (
+    DeviceCore,
+    DeviceIdentity,
+    RecordingHardware,
+    seat_identity,
+    shoe_identity,
+)
+from firmware_bridge.host import (
+    ButtonPressed,
+    CardOut,
+    CommandDone,
+    CommandFailed,
+    EventCursor,
+    EventsLost,
+    HostEvent,
+    HostSession,
+    LinkDown,
+    LinkUp,
+    State,
+)
+from firmware_bridge.wire import (
+    PROTOCOL_MAJOR,
+    Button,
+    DeviceKind,
+    Dispense,
+    Header,
+    Light,
+    MsgType,
+    ResultCode,
+    SetGate,
+    SetLights,
+    SetText,
+    encode_frame,
+)
+
+
+@dataclass
+class Faults:
+    loss: float = 0.0
+    corrupt: float = 0.0
+    duplicate: float = 0.0
+    reorder: float = 0.0
+
+
+@dataclass
+class Line:
+    """One direction: frames are damaged, delayed and chunked on the way."""
+
+    faults: Faults
+    rng: random.Random
+    in_flight: list[tuple[float, int, bytes]] = field(default_factory=list)
+    _n: int = 0
+
+    def send(self, data: bytes, now: float) -> None:
+        for part in data.split(b"\x00")[:-1]:
+            frame = bytearray(part + b"\x00")
+            f = self.faults
+            if self.rng.random() < f.loss:
+                continue
+            if self.rng.random() < f.corrupt:
+                i = self.rng.randrange(len(frame))
+                frame[i] ^= self.rng.randrange(1, 256)
+            copies = 2 if self.rng.random() < f.duplicate else 1
+            for _ in range(copies):
+                delay = 0.001 + (self.rng.random() * 0.08 if self.rng.random() < f.reorder else 0)
+                # arbitrary chunking: the frame arrives in random pieces
+                inner = self.rng.sample(range(1, len(frame)), min(2, len(frame) - 1))
+                cuts = [*sorted(inner), len(frame)]
+                last = 0
+                for cut in cuts:
+                    self._n += 1
+                    self.in_flight.append((now + delay, self._n, bytes(frame[last:cut])))
+                    last = cut
+
+    def due(self, now: float) -> bytes:
+        ready = sorted(x for x in self.in_flight if x[0] <= now)
+        self.in_flight = [x for x in self.in_flight if x[0] > now]
+        return b"".join(x[2] for x in ready)
+
+
+class Net:
+    def __init__(
+        self,
+        device: DeviceCore,
+        host: HostSession | None = None,
+        faults: Faults | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.device = device
+        self.host = host or HostSession(expect_kind=DeviceKind(device.identity.kind))
+        f = faults or Faults()
+        self.to_device = Line(f, self.rng)
+        self.to_host = Line(f, self.rng)
+        self.now = 0.0
+        self.events: list[HostEvent] = []
+        self.connected = True
+        self.host.connection_made(self.now)
+
+    def step(self, dt: float = 0.002) -> None:
+        self.now += dt
+        now = self.now
+        if self.connected:
+            data = self.to_device.due(now)
+            if data:
+                self.device.receive_bytes(data, now)
+            data = self.to_host.due(now)
+            if data:
+                self.host.receive_bytes(data, now)
+        self.host.tick(now)
+        self.device.tick(now)
+        out_h, out_d = self.host.data_to_send(), self.device.data_to_send()
+        if self.connected:
+            self.to_device.send(out_h, now)
+            self.to_host.send(out_d, now)
+        self.events += self.host.events()
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.step()
+
+    def run_until(self, predicate: object, limit: float = 30.0) -> None:
+        end = self.now + limit
+        while not predicate():  # type: ignore[operator]
+            assert self.now < end, f"condition not met in {limit} s; events: {self.events[-5:]}"
+            self.step()
+
+    def of(self, kind: type) -> list:  # type: ignore[type-arg]
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+def new_shoe(now: float = 0.0, boot_id: int = 1, motor: bool = True) -> DeviceCore:
+    return DeviceCore(shoe_identity(motor=motor), RecordingHardware(), now=now, boot_id=boot_id)
+
+
+def test_identify_then_card_events_and_a_command() -> None:
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up)
+    (up,) = net.of(LinkUp)
+    assert up.boot_id == 1 and not up.rebooted and up.info.kind == DeviceKind.SHOE
+    handle = net.host.command(SetGate(False))
+    for _ in range(3):
+        net.device.emit_card_out(net.now)
+    net.run(0.05)
+    assert [e.event_no for e in net.of(CardOut)] == [1, 2, 3]
+    assert CommandDone(handle, ResultCode.OK, "done") in net.events
+    assert net.device.hardware.gate_locked is False  # type: ignore[attr-defined]
+
+
+fault_rates = st.floats(0.0, 0.3)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    loss=fault_rates,
+    corrupt=fault_rates,
+    duplicate=fault_rates,
+    reorder=fault_rates,
+    seed=st.integers(0, 2**32 - 1),
+    n_events=st.integers(1, 40),
+)
+def test_every_event_arrives_exactly_once_in_order_despite_faults(
+    loss: float, corrupt: float, duplicate: float, reorder: float, seed: int, n_events: int
+) -> None:
+    net = Net(new_shoe(), faults=Faults(loss, corrupt, duplicate, reorder), seed=seed)
+    rng = random.Random(seed)
+    lights = [net.host.command(SetLights(i)) for i in range(3)]
+    emitted = 0
+    while emitted < n_events:
+        if rng.random() < 0.3:
+            net.device.emit_card_out(net.now)
+            emitted += 1
+        net.step()
+    net.run_until(lambda: len(net.of(CardOut)) >= n_events and net.host.link.idle, limit=120)
+    net.run(0.3)
+    assert [e.event_no for e in net.of(CardOut)] == list(range(1, n_events + 1))
+    assert not net.of(EventsLost)
+    assert all(up.boot_id == 1 and not up.rebooted for up in net.of(LinkUp))
+    done = {e.handle for e in net.of(CommandDone)}
+    assert set(lights) <= done
+    assert net.device.hardware.lights == 2  # type: ignore[attr-defined]
+
+
+def test_commands_are_idempotent_and_dispense_happens_once_across_a_reconnect() -> None:
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up)
+    handle = net.host.command(Dispense(0))
+    # the command reaches the device, but the line dies before its result returns
+    net.step()
+    net.to_host.in_flight.clear()
+    net.connected = False
+    net.run(0.05)
+    assert net.device.hardware.dispensed == 1  # type: ignore[attr-defined]
+    net.host.connection_lost(net.now, "cable pulled")
+    net.connected = True
+    net.host.connection_made(net.now)
+    net.run_until(lambda: any(isinstance(e, CommandDone) and e.handle == handle for e in net.events))
+    done = next(e for e in net.events if isinstance(e, CommandDone) and e.handle == handle)
+    assert done.code == ResultCode.ALREADY_DONE and done.ok
+    assert net.device.hardware.dispensed == 1  # type: ignore[attr-defined]
+
+
+def test_events_during_an_outage_arrive_after_the_reconnect() -> None:
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up)
+    net.device.emit_card_out(net.now)
+    net.run(0.05)
+    net.connected = False
+    for _ in range(4):
+        net.device.emit_card_out(net.now)
+        net.run(0.1)
+    net.host.connection_lost(net.now, "cable pulled")
+    net.connected = True
+    net.host.connection_made(net.now)
+    net.run_until(lambda: len(net.of(CardOut)) == 5)
+    assert [e.event_no for e in net.of(CardOut)] == [1, 2, 3, 4, 5]
+    assert [type(e) for e in net.events if isinstance(e, LinkUp | LinkDown)] == [
+        LinkUp, LinkDown, LinkUp
+    ]
+
+
+def test_a_reboot_mid_deal_is_reported_with_the_events_lost() -> None:
+    net = Net(new_shoe(boot_id=1))
+    net.run_until(lambda: net.host.is_up)
+    net.host.command(SetGate(False))
+    net.host.command(SetText("ignored: no text on a shoe"[:20]))
+    net.run(0.3)  # a PONG tells the host the device's last event number
+    # two cards leave; the line is cut before they are sent, and the shoe reboots
+    net.connected = False
+    net.device.emit_card_out(net.now)
+    net.device.emit_card_out(net.now)
+    net.run(0.3)  # a heartbeat happens on the device side with the line down
+    rebooted = new_shoe(now=net.now, boot_id=2)
+    rebooted.emit_card_out(net.now + 0.01)  # a card drawn right after power-up
+    net.device = rebooted
+    net.connected = True
+    net.run_until(lambda: net.host.is_up and len(net.of(LinkUp)) == 2 and net.of(CardOut))
+    up = net.of(LinkUp)[-1]
+    assert up.rebooted and up.boot_id == 2
+    # the lost cards were never announced to the host (the line was cut first),
+    # so it cannot count them, but it knows it rebooted
+    assert up.events_lost == 0
+    assert net.of(CardOut) == [CardOut(1, 10, 2)]
+    assert rebooted.hardware.gate_locked is False  # type: ignore[attr-defined]  # re-pushed
+
+
+def test_a_reboot_after_events_were_announced_counts_them_as_lost() -> None:
+    net = Net(new_shoe(boot_id=1))
+    net.run_until(lambda: net.host.is_up)
+    net.device.emit_card_out(net.now)
+    net.run(0.1)
+    net.to_host.faults.loss = 1.0  # the shoe's frames no longer arrive (but PONGs did)
+    net.device.emit_card_out(net.now)
+    net.device.emit_card_out(net.now)
+    net.to_host.faults.loss = 0.0
+    # let one PONG through, announcing event 3, but not the EVENT frames
+    net.device.link.reset()
+    net.device.streaming = False
+    net.run(0.3)
+    assert net.host.device_last_event_no == 3
+    net.device = new_shoe(now=net.now, boot_id=9)
+    net.run_until(lambda: len(net.of(LinkUp)) == 2)
+    up = net.of(LinkUp)[-1]
+    assert up.rebooted and up.events_lost == 2
+
+
+def test_device_fails_safe_after_two_seconds_of_silence_and_recovers() -> None:
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up)
+    net.host.command(SetGate(False))
+    net.host.command(SetLights(int(Light.READY)))
+    net.run(0.1)
+    hw: RecordingHardware = net.device.hardware  # type: ignore[assignment]
+    assert not hw.gate_locked and hw.lights == Light.READY
+    net.connected = False
+    net.run(1.9)
+    assert not net.device.fail_safe
+    net.run(0.2)
+    assert net.device.fail_safe and hw.gate_locked and hw.lights == Light.OFFLINE
+    assert any(isinstance(e, LinkDown) and "no answer" in e.reason for e in net.events)
+    net.connected = True
+    net.run_until(lambda: net.host.is_up and not net.device.fail_safe)
+    net.run(0.1)
+    assert not hw.gate_locked and hw.lights == Light.READY  # wanted state pushed again
+
+
+def test_buttons_are_ignored_while_a_panel_is_offline() -> None:
+    panel = DeviceCore(seat_identity(3), RecordingHardware(), address=3, now=0.0)
+    assert panel.fail_safe and panel.emit_button(Button.TWIST, 0.0) is None
+    net = Net(panel, HostSession(3, DeviceKind.SEAT_PANEL))
+    net.run_until(lambda: net.host.is_up)
+    assert panel.emit_button(Button.TWIST, net.now) == 1
+    net.run(0.05)
+    assert net.of(ButtonPressed)[0].button == Button.TWIST
+    with pytest.raises(ValueError, match="no PAUSE button"):
+        panel.emit_button(Button.PAUSE, net.now)
+
+
+def test_a_major_version_mismatch_is_refused_with_a_clear_message() -> None:
+    ident = DeviceIdentity(DeviceKind.SHOE, shoe_identity().capabilities, protocol=(2, 0))
+    net = Net(DeviceCore(ident, RecordingHardware()))
+    net.run(1.0)
+    assert net.host.state is State.HELLO
+    (down,) = net.of(LinkDown)
+    assert "speaks protocol 2.0" in down.reason and "update the host software" in down.reason
+    assert net.host.counters.version_errors >= 1
+
+
+def test_a_minor_version_difference_is_accepted() -> None:
+    ident = DeviceIdentity(DeviceKind.SHOE, shoe_identity().capabilities, protocol=(1, 7))
+    net = Net(DeviceCore(ident, RecordingHardware()))
+    net.run_until(lambda: net.host.is_up)
+    assert net.of(LinkUp)[0].info.protocol == (1, 7)
+
+
+def test_the_wrong_kind_of_device_is_refused() -> None:
+    panel = DeviceCore(seat_identity(1), RecordingHardware(), address=0)
+    net = Net(panel, HostSession(0, DeviceKind.SHOE, name="shoe port"))
+    net.run(0.5)
+    (down,) = net.of(LinkDown)
+    assert "expected a shoe at shoe port but a seat panel answered" in down.reason
+
+
+def test_unknown_and_malformed_commands_get_result_codes_and_the_link_goes_on() -> None:
+    net = Net(new_shoe(motor=False))
+    net.run_until(lambda: net.host.is_up)
+    h = net.host
+    seq = h.link.queue(0x1F, b"")  # a command from a future version
+    from firmware_bridge.host import _Inflight
+
+    h._inflight.append(_Inflight(seq, 0x1F, None, [99]))
+    seq = h.link.queue(MsgType.SET_GATE, b"\x01\x02")
+    h._inflight.append(_Inflight(seq, MsgType.SET_GATE, None, [100]))
+    no_motor = h.command(Dispense(0))
+    no_text = h.command(SetText("hello"))
+    net.device.emit_card_out(net.now)
+    net.run(0.1)
+    codes = {e.handle: e.code for e in net.of(CommandDone)}
+    assert codes[99] == ResultCode.UNKNOWN_TYPE
+    assert codes[100] == ResultCode.BAD_LENGTH
+    assert codes[no_motor] == ResultCode.NOT_SUPPORTED
+    assert codes[no_text] == ResultCode.NOT_SUPPORTED
+    assert net.of(CardOut)  # still working
+
+
+def test_unknown_unsequenced_types_and_wrong_versions_are_counted_and_dropped() -> None:
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up)
+    junk = encode_frame(Header(0, 0x0E, flags=0), b"??")
+    old = encode_frame(Header(0, MsgType.PING, version=PROTOCOL_MAJOR + 1), b"\x01\x00")
+    net.device.receive_bytes(junk + old, net.now)
+    assert net.device.counters.unknown_types == 1
+    assert net.device.counters.version_errors == 1
+    net.host.receive_bytes(encode_frame(Header(0, 0x2E, flags=2), b""), net.now)
+    assert net.host.counters.unknown_types == 1
+    net.run(0.1)
+    assert net.host.is_up
+
+
+def test_a_device_that_reboots_silently_answers_no_session_and_the_host_reconnects() -> None:
+    net = Net(new_shoe(boot_id=5))
+    net.run_until(lambda: net.host.is_up)
+    net.device = new_shoe(now=net.now, boot_id=6)
+    net.run_until(lambda: len(net.of(LinkUp)) == 2, limit=1.0)  # well before the 1.5 s silence
+    assert any("lost the session" in e.reason for e in net.of(LinkDown))
+    assert net.of(LinkUp)[-1].rebooted
+
+
+def test_events_that_left_the_device_log_are_reported_lost() -> None:
+    shoe = DeviceCore(shoe_identity(), RecordingHardware(), boot_id=3, log_capacity=4)
+    net = Net(shoe)
+    net.run_until(lambda: net.host.is_up)
+    net.connected = False
+    for _ in range(10):
+        shoe.emit_card_out(net.now)
+    net.host.connection_lost(net.now, "unplugged")
+    net.connected = True
+    net.host.connection_made(net.now)
+    net.run_until(lambda: len(net.of(CardOut)) == 4)
+    (lost,) = net.of(EventsLost)
+    assert (lost.first_event_no, lost.last_event_no) == (1, 6)
+    assert [e.event_no for e in net.of(CardOut)] == [7, 8, 9, 10]
+    assert net.of(LinkUp)[-1].events_lost == 6
+
+
+def test_a_resumed_host_gets_the_events_after_its_cursor() -> None:
+    shoe = new_shoe(boot_id=4)
+    for _ in range(5):
+        shoe.emit_card_out(0.0)
+    net = Net(shoe, HostSession(resume=EventCursor(4, 2)))
+    net.run_until(lambda: len(net.of(CardOut)) == 3)
+    assert [e.event_no for e in net.of(CardOut)] == [3, 4, 5]
+    fresh = Net(new_shoe(boot_id=4))  # no cursor: history before the host is skipped
+    fresh.device.emit_card_out(0.0)
+    fresh.run(0.2)
+    assert fresh.of(CardOut) == [] or fresh.of(CardOut)[0].event_no == 1
+
+
+def test_closing_fails_pending_commands() -> None:
+    net = Net(new_shoe())
+    handle = net.host.command(SetGate(False))
+    net.host.close()
+    assert CommandFailed(handle, "the link was closed") in net.host.events()

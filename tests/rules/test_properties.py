@@ -1,0 +1,132 @@
+"""Property tests: random legal play under every preset."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.rules import (
+    PRESETS,
+    BankDecide,
+    Decide,
+    GameState,
+    IllegalAction,
+    PlaceShoot,
+    PlaceStake,
+    PutKitty,
+    SellBank,
+    StartDeal,
+    apply,
+    legal_actions,
+    load_ruleset,
+    new_game,
+    pending,
+)
+
+from .randomplay import check_cards, is_over, random_action
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def play(preset: str, seed: int, people: int, deals: int, banker: bool = True) -> GameState:
+    rules = load_ruleset(preset)
+    rng = random.Random(seed)
+    players = NAMES[:people]
+    state = new_game(
+        rules, players, banker=players[-1] if banker and not rules.house_dealer else None,
+        seed=seed,
+    )
+    steps = 0
+    while not is_over(state) and state.entries < deals and steps < 5000:
+        before = len(state.results)
+        apply(state, random_action(rng, state))
+        check_cards(state)
+        steps += 1
+        if len(state.results) > before:
+            entry = state.results[-1]
+            assert sum(Fraction(v) for v in entry["net"].values()) == 0
+            assert entry["void"] or sum(Fraction(h["net"]) for h in entry["hands"]) == -Fraction(
+                entry["net"][entry["banker"]]
+            )
+    # balances: every deal's nets plus sale prices, which move money person to person
+    assert sum(state.balances.values()) == 0
+    if state.rules.shoot_bets:
+        assert state.kitty >= 0
+    return state
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), people=st.integers(2, 8))
+def test_random_legal_play_never_raises_and_keeps_the_books(
+    preset: str, seed: int, people: int
+) -> None:
+    play(preset, seed, people, deals=6, banker=seed % 3 != 0)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_json_round_trip_and_replaying_actions_is_deterministic(preset: str, seed: int) -> None:
+    rules = load_ruleset(preset)
+    rng = random.Random(seed)
+    players = NAMES[:4]
+    start = new_game(rules, players, banker=None if rules.house_dealer else "Dan", seed=seed)
+    a = GameState.from_json(start.to_json())
+    b = GameState.from_json(start.to_json())
+    for _ in range(150):
+        if is_over(a):
+            break
+        action = random_action(rng, a)
+        apply(a, action)
+        apply(b, action)
+        c = GameState.from_json(a.to_json())
+        assert c == a == b
+        assert pending(c) == pending(a)
+
+
+def _candidates(state: GameState, rng: random.Random) -> list[object]:
+    """Actions of every kind, legal or not, to compare apply with legal_actions."""
+    people = state.players
+    amounts: list[object] = [0, 1, 2, 3, 5, 6, 10, Fraction(5, 2), -1, 200]
+    out: list[object] = [StartDeal(), BankDecide("draw"), BankDecide("stay"), BankDecide("x")]
+    for p in people:
+        out.append(PlaceStake(p, rng.choice(amounts)))
+        out.append(PlaceShoot(p, rng.choice(amounts)))
+        out.append(SellBank(p, rng.choice(amounts)))
+        for w in ("stick", "twist", "split", "double", "even-money", "buy", "jump"):
+            out.append(Decide(p, w))
+        for w in ("buy", "shoot", "insurance", "double", "stick"):
+            out.append(Decide(p, w, rng.choice(amounts)))
+    out.append(PutKitty(rng.choice(amounts)))
+    return out
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_legal_actions_are_exactly_what_apply_accepts(preset: str, seed: int) -> None:
+    rules = load_ruleset(preset)
+    rng = random.Random(seed)
+    state = new_game(rules, NAMES[:3], banker=None if rules.house_dealer else "Cat", seed=seed)
+    for _ in range(60):
+        if is_over(state):
+            break
+        legal = legal_actions(state)
+        text = state.to_json()
+        for cand in _candidates(state, rng):
+            trial = GameState.from_json(text)
+            expected = any(la.accepts(cand) for la in legal)  # type: ignore[arg-type]
+            try:
+                apply(trial, cand)  # type: ignore[arg-type]
+                accepted = True
+            except IllegalAction as e:
+                assert str(e)  # a sentence, never empty
+                accepted = False
+            assert accepted == expected, (cand, pending(state), legal)
+            assert accepted or GameState.from_json(text) == trial  # refused: unchanged
+        apply(state, random_action(rng, state))

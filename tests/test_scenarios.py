@@ -1,0 +1,43 @@
+"""Every shared example scenario through the real ``pontoon-table replay`` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent / "scenarios"
+CASES = sorted(p for p in HERE.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def replay(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "controller.cli", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent.parent,
+    )
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_example_scenario(path: Path) -> None:
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    done = replay(path)
+    if "exit" in expected:
+        assert done.returncode == expected["exit"]
+        assert done.stdout == ""
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        for word in expected["stderr_mentions"]:
+            assert word in lines[0]
+    else:
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == expected
+
+
+def test_examples_exist() -> None:
+    assert len(CASES) >= 8

@@ -1,0 +1,159 @@
+"""Learning a deck profile from one clean image of each of the 52 cards.
+
+Calibration reads each image with the same detector and glyph splitter the live
+recogniser uses, so the templates carry exactly the quirks the reader will see.
+It then re-reads every image with the new profile: a deck whose cards cannot be
+told apart even when clean is refused with a list of the troublesome cards,
+rather than saved and trusted.  Interactive calibration (the dealer shows each
+card once) goes through :class:`InteractiveCalibration`, which collects the same
+samples from camera frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CARD_CODES, normalise_code
+from vision.detect import find_card
+from vision.index import IndexGlyphs, corner_patches, read_patch
+from vision.profile import DeckProfile, ProfileError, build_profile
+from vision.sources import ImageError, load_image
+
+Image = npt.NDArray[np.uint8]
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def card_glyphs(image: Image) -> list[IndexGlyphs]:
+    """Both index corners of the card in ``image`` (those that could be read)."""
+    det = find_card(image)
+    if det is None:
+        return []
+    return [g for g in (read_patch(p) for p in corner_patches(image, det.quad)) if g is not None]
+
+
+def find_calibration_images(folder: str | Path) -> dict[str, Path]:
+    """``{code: path}`` for a folder of ``AS.png``, ``TD.png``... (``10D`` is accepted)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise ProfileError(f"{folder} is not a folder")
+    found: dict[str, Path] = {}
+    for p in sorted(root.iterdir()):
+        if p.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        code = normalise_code(p.stem)
+        if code is not None:
+            found.setdefault(code, p)
+    missing = [c for c in CARD_CODES if c not in found]
+    if missing:
+        raise ProfileError(
+            f"{folder} lacks {len(missing)} of the 52 cards: {' '.join(missing)} "
+            "(one image per card, named like AS.png, TD.png, 7H.png)"
+        )
+    return found
+
+
+def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
+    """A deck profile from ``{code: clean upright face}``; ProfileError when unusable."""
+    samples = {code: card_glyphs(img) for code, img in images.items()}
+    unreadable = [c for c in CARD_CODES if not samples.get(c)]
+    if unreadable:
+        raise ProfileError(
+            "could not find the index corner on " + " ".join(unreadable)
+            + " (each image should show one clean, upright card face)"
+        )
+    profile = build_profile(samples, name=name)
+    check_profile(profile, samples)
+    return profile
+
+
+def check_profile(profile: DeckProfile, samples: Mapping[str, list[IndexGlyphs]]) -> None:
+    """Refuse a profile under which the clean calibration cards do not read back."""
+    from vision.recognizer import Recognizer
+
+    rec = Recognizer(profile)
+    wrong = []
+    for code, glyphs in samples.items():
+        votes = [rec._vote(g) for g in glyphs]
+        if not any(v.card == code and not v.problem for v in votes):
+            wrong.append(code)
+    if wrong:
+        raise ProfileError(
+            "these cards cannot be told apart reliably even in the calibration images: "
+            + " ".join(wrong)
+        )
+
+
+def calibrate_folder(folder: str | Path, *, name: str | None = None) -> DeckProfile:
+    paths = find_calibration_images(folder)
+    images: dict[str, Image] = {}
+    for code, p in paths.items():
+        try:
+            images[code] = load_image(p)
+        except ImageError as exc:
+            raise ProfileError(str(exc)) from None
+    return calibrate_images(images, name=name or Path(folder).resolve().name)
+
+
+@dataclass
+class InteractiveCalibration:
+    """Calibration from the live camera: the dealer shows each card in turn.
+
+    The screen asks for :attr:`wanted`; each frame goes to :meth:`offer`, which
+    keeps the frame's corners once ``frames_needed`` frames in a row gave a
+    readable index, then moves on to the next card.
+    """
+
+    frames_needed: int = 3
+    samples: dict[str, list[IndexGlyphs]] = field(default_factory=dict)
+    _streak: list[IndexGlyphs] = field(default_factory=list)
+    _frames: int = 0
+
+    @property
+    def wanted(self) -> str | None:
+        for code in CARD_CODES:
+            if code not in self.samples:
+                return code
+        return None
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return len(self.samples), len(CARD_CODES)
+
+    def offer(self, frame: Image) -> bool:
+        """Feed one frame; True when the wanted card has just been learned."""
+        code = self.wanted
+        if code is None:
+            return False
+        glyphs = card_glyphs(frame)
+        if not glyphs:
+            self._streak.clear()
+            self._frames = 0
+            return False
+        self._streak.extend(glyphs)
+        self._frames += 1
+        if self._frames >= self.frames_needed:
+            self.samples[code] = list(self._streak)
+            self._streak.clear()
+            self._frames = 0
+            return True
+        return False
+
+    def skip_back(self) -> None:
+        """Forget the last learned card (the dealer showed the wrong one)."""
+        done = [c for c in CARD_CODES if c in self.samples]
+        if done:
+            del self.samples[done[-1]]
+        self._streak.clear()
+        self._frames = 0
+
+    def finish(self, *, name: str) -> DeckProfile:
+        if self.wanted is not None:
+            raise ProfileError(f"calibration is not finished: {self.wanted} is still to be shown")
+        profile = build_profile(self.samples, name=name)
+        check_profile(profile, self.samples)
+        return profile

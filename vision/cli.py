@@ -1,0 +1,114 @@
+"""``pontoon-table vision calibrate DIR --out PROFILE`` and
+``pontoon-table vision read [--profile PROFILE] IMAGE... [--json]``.
+
+Both are used by the table and by acceptance checks, so their output is
+stable: ``read --json`` prints one JSON object per image, in argument order,
+with ``card`` null when unsure.  Bad input (a missing file, an image that is
+not one, a folder missing cards) gets one plain line on stderr and a non-zero
+exit, never a traceback; the other images are still read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+EXIT_BAD_INPUT = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="vision_command", metavar="{calibrate,read}")
+    sub.required = True
+    cal = sub.add_parser(
+        "calibrate",
+        help="learn a deck profile from 52 clean card images",
+        description="Learn a deck profile from DIR, which holds one clean upright image "
+        "of each of the 52 cards, named by card code (AS.png, TD.png, 7H.png, ...).",
+    )
+    cal.add_argument("dir", metavar="DIR", help="folder with the 52 card images")
+    cal.add_argument("--out", required=True, metavar="PROFILE", help="profile file to write")
+    cal.add_argument("--name", help="name stored in the profile (default: the folder's name)")
+    rd = sub.add_parser(
+        "read",
+        help="read the card in each image",
+        description="Read the card in each image. Without --profile the generic "
+        "profile (standard indices) is used.",
+    )
+    rd.add_argument("images", nargs="+", metavar="IMAGE")
+    rd.add_argument("--profile", metavar="PROFILE", help="deck profile from 'vision calibrate'")
+    rd.add_argument("--json", action="store_true", help="one JSON object per line per image")
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision.calibrate import calibrate_folder
+    from vision.profile import ProfileError
+
+    try:
+        profile = calibrate_folder(args.dir, name=args.name)
+    except ProfileError as exc:
+        print(f"pontoon-table vision calibrate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = Path(args.out)
+    try:
+        if out.parent and not out.parent.exists():
+            out.parent.mkdir(parents=True)
+        profile.save(out)
+    except OSError as exc:
+        print(f"pontoon-table vision calibrate: cannot write {out}: {exc}", file=sys.stderr)
+        return 1
+    print(f"deck profile {profile.name!r} written to {out} (52 cards learned)")
+    return 0
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.profile import ProfileError
+    from vision.recognizer import Recognizer
+    from vision.sources import ImageError, load_image
+
+    cv2.setNumThreads(1)
+    try:
+        recognizer = Recognizer(args.profile)
+    except ProfileError as exc:
+        print(f"pontoon-table vision read: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    status = 0
+    for path in args.images:
+        start = time.perf_counter()
+        try:
+            frame = load_image(path)
+        except ImageError as exc:
+            print(f"pontoon-table vision read: {exc}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            ms = (time.perf_counter() - start) * 1000
+            if args.json:
+                print(json.dumps({"image": path, "card": None, "confidence": 0.0,
+                                  "ms": round(ms, 3)}), flush=True)
+            continue
+        reading = recognizer.read(frame)
+        ms = (time.perf_counter() - start) * 1000  # decoding the file counts too
+        if args.json:
+            record = {
+                "image": path,
+                "card": reading.card,
+                "confidence": round(reading.confidence, 4),
+                "ms": round(ms, 3),
+            }
+            print(json.dumps(record), flush=True)
+        elif reading.card is None:
+            guess = f", looks like {reading.guess}" if reading.guess else ""
+            print(f"{path}: unsure ({reading.reason}{guess}) [{ms:.1f} ms]", flush=True)
+        else:
+            print(f"{path}: {reading.card} (confidence {reading.confidence:.2f}) "
+                  f"[{ms:.1f} ms]", flush=True)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.vision_command == "calibrate":
+        return _calibrate(args)
+    return _read(args)

@@ -1,0 +1,162 @@
+"""From one camera frame to a card code with a confidence, or "unsure".
+
+A wrong read corrupts a game while an "unsure" only costs the dealer a glance
+at the display, so every step may abstain: no card outline, no index in either
+corner, a best match that is not clearly better than the runner-up, two corners
+that disagree, or an ink colour that does not fit the suit.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import RANKS, SUITS, is_red
+from vision.detect import find_card
+from vision.index import IndexGlyphs, corner_patches, read_patch
+from vision.profile import DeckProfile, generic_profile, load_profile
+
+#: Redness (red minus the larger of green and blue, relative to the paper) of
+#: ink that is certainly red / certainly black.
+RED_INK, BLACK_INK = 0.22, 0.12
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the recogniser made of one frame; ``card is None`` means unsure."""
+
+    card: str | None
+    confidence: float
+    #: why the reading is unsure (empty when a card was read)
+    reason: str = ""
+    #: the best guess even when unsure, for the dealer's confirmation screen
+    guess: str | None = None
+    #: how many index corners were read
+    corners: int = 0
+    ms: float = 0.0
+
+    @property
+    def unsure(self) -> bool:
+        return self.card is None
+
+
+@dataclass(frozen=True)
+class _CornerVote:
+    card: str
+    confidence: float
+    problem: str  # "" when the corner alone would be accepted
+
+
+def _best(scores: npt.NDArray[np.float32]) -> tuple[int, float, float]:
+    """Best class, its score, and the distance ratio to the runner-up."""
+    order = np.argsort(scores)
+    best, second = int(order[-1]), int(order[-2])
+    d1 = max(1.0 - float(scores[best]), 1e-4)
+    d2 = max(1.0 - float(scores[second]), 1e-4)
+    return best, float(scores[best]), d1 / d2
+
+
+class Recognizer:
+    """Reads one card per frame.  ``profile``: a DeckProfile, a path to one, or
+    None for the generic profile shipped with the package."""
+
+    def __init__(self, profile: DeckProfile | str | Path | None = None) -> None:
+        if profile is None:
+            profile = generic_profile()
+        elif not isinstance(profile, DeckProfile):
+            profile = load_profile(profile)
+        self.profile = profile
+
+    def glyphs(self, frame: npt.NDArray[np.uint8]) -> list[IndexGlyphs] | None:
+        """The index corners read from ``frame``; None when no card outline is found."""
+        det = find_card(frame)
+        if det is None:
+            return None
+        out = []
+        for patch in corner_patches(frame, det.quad):
+            g = read_patch(patch)
+            if g is not None:
+                out.append(g)
+        return out
+
+    def _vote(self, g: IndexGlyphs) -> _CornerVote:
+        p = self.profile
+        t = p.thresholds
+        ri, rs, rr = _best(p.rank_scores(g.rank))
+        si, ss, sr = _best(p.suit_scores(g.suit))
+        rank, suit = RANKS[ri], SUITS[si]
+        card = rank + suit
+        problem = ""
+        if rs < t.min_rank_score:
+            problem = "rank unlike any known"
+        elif ss < t.min_suit_score:
+            problem = "suit unlike any known"
+        elif rr > t.max_rank_ratio:
+            problem = "rank ambiguous"
+        elif sr > t.max_suit_ratio:
+            problem = "suit ambiguous"
+        else:
+            problem = self._colour_problem(g, suit)
+        # Confidence: how far past the thresholds the weakest evidence is.
+        slack = min(
+            (t.max_rank_ratio - rr) / t.max_rank_ratio,
+            (t.max_suit_ratio - sr) / t.max_suit_ratio,
+            (rs - t.min_rank_score) / max(1e-6, 1 - t.min_rank_score),
+            (ss - t.min_suit_score) / max(1e-6, 1 - t.min_suit_score),
+        )
+        conf = float(np.clip(0.5 + slack, 0.0, 1.0))
+        return _CornerVote(card, conf, problem)
+
+    def _colour_problem(self, g: IndexGlyphs, suit: str) -> str:
+        colours = self.profile.suit_colours
+        if colours:
+            # Nearest learned ink colour must belong to the same colour group.
+            c = np.array(g.colour)
+            dist = {s: float(np.linalg.norm(c - np.array(v))) for s, v in colours.items()}
+            nearest = min(dist, key=lambda s: dist[s])
+            if nearest == suit:
+                return ""
+            same_ink = float(np.linalg.norm(np.array(colours[nearest]) - np.array(colours[suit])))
+            return "" if same_ink < 0.15 else "ink colour does not match the suit"
+        red = g.redness
+        if is_red(suit):
+            return "" if red >= RED_INK else "ink colour does not match the suit"
+        return "" if red <= BLACK_INK else "ink colour does not match the suit"
+
+    def read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+        start = time.perf_counter()
+        reading = self._read(frame)
+        ms = (time.perf_counter() - start) * 1000
+        return Reading(reading.card, reading.confidence, reading.reason, reading.guess,
+                       reading.corners, ms)
+
+    def _read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            return Reading(None, 0.0, "not a colour image")
+        glyphs = self.glyphs(frame)
+        if glyphs is None:
+            return Reading(None, 0.0, "no card in view")
+        if not glyphs:
+            return Reading(None, 0.0, "no index visible", corners=0)
+        votes = [self._vote(g) for g in glyphs]
+        good = [v for v in votes if not v.problem]
+        n = len(glyphs)
+        if not good:
+            best = max(votes, key=lambda v: v.confidence)
+            return Reading(None, 0.0, best.problem, guess=best.card, corners=n)
+        cards = {v.card for v in good}
+        if len(cards) > 1:
+            return Reading(None, 0.0, "the two corners disagree", corners=n)
+        card = good[0].card
+        if len(votes) == 2 and len(good) == 1:
+            other = next(v for v in votes if v.problem)
+            if other.card != card and other.confidence > 0.25:
+                return Reading(None, 0.0, "the two corners disagree", guess=card, corners=n)
+        conf = max(v.confidence for v in good)
+        if len(good) == 2:
+            conf = min(1.0, conf + 0.1)
+        return Reading(card, round(conf, 3), corners=n)
