@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             if card is not None:
                 neg_kinds[f"{name} {code}->{card}"] += 1
     for deck_name in NONSTANDARD_DECKS:
-        for label, face, must in nonstandard_cards(deck_name):
+        for label, face, must in nonstandard_cards(deck_name, style="modern"):
             if not must:
                 continue
             mask = np.full(face.shape[:2], 255, np.uint8)

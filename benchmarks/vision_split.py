@@ -16,7 +16,7 @@ TUNING_FAMILIES = ("anglo", "paris", "neoclassical", "ornamental", "plastic", "t
 TUNING = (
     "builtin:classic", "builtin:modern", "builtin:duplex",
     "anglo", "gnomangelo", "bellot", "paris", "neoclassical", "ornamental", "plastic",
-    "tango", "orell", "berlin", "lattmann",
+    "tango", "orell", "berlin", "lattmann", "rheinland", "anglo_bitmap",
 )
 #: Held-out designs with standard indices (all or most cards).
 HELD_OUT = ("atlasnye", "anglo_modern", "anglo_poker", "dondorf", "simplistic", "tigullio",

@@ -223,6 +223,8 @@ class TableCore:
             "reboots": 0,
         }
         self._alarm_no = 0
+        #: card-out events received since this process started
+        self.cards_out_seen = 0
         self._sync_machine(initial=True)
 
     # -- start and rebuild ------------------------------------------------------------
@@ -321,13 +323,17 @@ class TableCore:
         elif isinstance(event, LinkChanged):
             self._link(event)
         elif isinstance(event, GateForced):
-            self._misdeal("The shoe's gate was forced: a card may have been pulled while none was due")
+            # The card-out that follows decides: a card nobody was due is a misdeal.
+            self.counters["gate_forced"] = self.counters.get("gate_forced", 0) + 1
+            self.notice = {"seat": "", "message": "The shoe's gate was forced"}
         elif isinstance(event, GateJammed):
-            self._raise_alarm("jam", "The shoe's gate is jammed: free it", [_choice("continue", "Freed")])
+            choices = [_choice("continue", "The gate is free again")]
+            self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
         elif isinstance(event, ShoeEmpty):
             self.notice = {"seat": "", "message": "The shoe is empty"}
 
     def _card_out(self, event: CardOut) -> None:
+        self.cards_out_seen += 1
         self.in_flight.append(event.event_no)
 
     def _drain(self) -> None:
@@ -451,14 +457,15 @@ class TableCore:
                 info["reboots"] += 1
                 self.counters["reboots"] += 1
             if event.events_lost and event.device == "shoe" and self.state.phase == "deal":
-                if True:
-                    self._raise_alarm(
-                        "lost",
-                        f"The shoe restarted and {event.events_lost} card event(s) were lost: "
-                        "check the cards on the table against the display",
-                        [_choice("continue", "Checked: the display is right")]
-                        + [_choice("void", "Void the deal")],
-                    )
+                self._raise_alarm(
+                    "lost",
+                    f"The shoe lost {event.events_lost} card event(s): "
+                    "check the cards on the table against the display",
+                    [
+                        _choice("continue", "Checked: the display is right"),
+                        _choice("void", "Void the deal"),
+                    ],
+                )
         down = sorted(name for name, link in self.links.items() if not link["up"])
         if down:
             self.machine.hold("link_down", f"Lost the link to {', '.join(down)}: reconnecting")
@@ -518,7 +525,7 @@ class TableCore:
         if choice not in {c["id"] for c in alarm.choices}:
             options = ", ".join(c["id"] for c in alarm.choices)
             return CommandResult.refused(f"Choose one of: {options}")
-        if choice == "void":
+        if choice == "void" and self.state.phase == "deal":
             result = self.try_action(VoidDeal("misdeal"), {"source": "dealer", "alarm": alarm.id})
             if not result.ok:
                 return result
@@ -532,13 +539,19 @@ class TableCore:
         return self.try_action(VoidDeal("voided by the dealer"), {"source": "dealer"})
 
     def next_deal(self) -> CommandResult:
-        """The dealer's NEXT: confirm the payouts, then start the next deal."""
+        """The dealer's NEXT: payouts done and the pack ready, so deal on.
+
+        One press both confirms the settlement and starts the next deal (when
+        the rules let it start: a kitty to put up or the game's end stop there).
+        """
         phase = self.phase()
         if phase in ("settlement", "void_deal"):
             self.acked = len(self.state.results)
             self.journal.note({"event": "payouts_done", "entries": self.acked})
             self._sync_machine()
-            return CommandResult.done("payouts done")
+            phase = self.phase()
+            if phase != "between_deals":
+                return CommandResult.done("payouts done")
         if phase == "between_deals":
             return self.try_action(StartDeal(), {"source": "dealer"})
         if phase == "game_over":

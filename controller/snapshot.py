@@ -52,6 +52,8 @@ def need_json(need: Need) -> dict[str, Any]:
     for name in need.__slots__:
         value = getattr(need, name)
         out[name] = list(value) if isinstance(value, tuple) else _num(value)
+    if isinstance(need, CardNeed):
+        out["to"] = need.recipient
     return out
 
 

@@ -63,6 +63,9 @@ class _Pusher:
 
     def resend(self) -> None:
         self.sent = None
+        forget = getattr(self.send, "forget", None)
+        if forget is not None:
+            forget()
         self.dirty.set()
 
     async def run(self) -> None:
@@ -79,6 +82,26 @@ class _Pusher:
                 log.warning("%s: could not set %r: %s", self.name, value, exc)
                 await asyncio.sleep(0.05)
                 self.dirty.set()
+
+
+def _panel_sender(panel: Any) -> Callable[[Any], Any]:
+    """Text first, then lamps: a person who sees a lamp light reads a current text."""
+    last: dict[str, Any] = {}
+
+    async def send(value: tuple[str, int]) -> None:
+        text, lights = value
+        if last.get("text") != text:
+            await panel.set_text(text)
+            last["text"] = text
+        if last.get("lights") != lights:
+            await panel.set_lights(lights)
+            last["lights"] = lights
+
+    def forget() -> None:
+        last.clear()
+
+    send.forget = forget  # type: ignore[attr-defined]
+    return send
 
 
 class Table:
@@ -127,8 +150,7 @@ class Table:
                 panels[DEALER_ADDRESS] = self.bus.dealer
             for address, panel in panels.items():
                 name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
-                self._pushers[f"lights {address}"] = _Pusher(f"{name} lights", panel.set_lights)
-                self._pushers[f"text {address}"] = _Pusher(f"{name} text", panel.set_text)
+                self._pushers[f"panel {address}"] = _Pusher(name, _panel_sender(panel))
                 self._spawn(self._panel_events(address, panel))
         for pusher in self._pushers.values():
             pusher.task = self._spawn(pusher.run())
@@ -151,7 +173,7 @@ class Table:
         await self.stop()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.append(task)
         return task
 
@@ -164,10 +186,9 @@ class Table:
             self._pushers["gate"].want(outputs.gate_locked)
             self._pushers["shoe_lights"].want(outputs.shoe_lights)
         for address, view in outputs.panels.items():
-            lights = self._pushers.get(f"lights {address}")
-            if lights is not None:
-                lights.want(view.lights)
-                self._pushers[f"text {address}"].want(view.text)
+            pusher = self._pushers.get(f"panel {address}")
+            if pusher is not None:
+                pusher.want((view.text, view.lights))
         self.generation += 1
         self.publisher.publish(self.core.snapshot())
         self._notify()
@@ -232,8 +253,7 @@ class Table:
             elif isinstance(event, host.LinkUp | host.LinkDown | host.EventsLost):
                 if isinstance(event, host.LinkUp):
                     self.feed(LinkChanged(name, True, event.rebooted, 0))
-                    for key in (f"lights {address}", f"text {address}"):
-                        self._pushers[key].resend()
+                    self._pushers[f"panel {address}"].resend()
                 elif isinstance(event, host.LinkDown):
                     self.feed(LinkChanged(name, False, reason=event.reason))
 

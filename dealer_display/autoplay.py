@@ -14,6 +14,7 @@ from typing import Any
 from controller.publish import CommandResult
 
 from .manual import ManualTable
+from .views import dealer_view
 
 
 async def step(table: ManualTable, rng: random.Random, *, void_chance: float = 0.0) -> bool:
@@ -25,18 +26,18 @@ async def step(table: ManualTable, rng: random.Random, *, void_chance: float = 0
         await table.resume()
         return True
     kind = (snap.get("pending") or {}).get("kind")
-    in_deal = kind != "BetweenDeals" and snap["deal"]["number"]
+    in_deal = kind != "between_deals" and snap["deal"]["number"]
     if void_chance and in_deal and rng.random() < void_chance:
         result = await table.void_deal()
         if result.ok:
             return True
-    if kind == "CardNeed":
+    if kind == "card":
         await _ok(table.confirm_card(str(table.state.pack.peek())))
         return True
-    if kind == "BetweenDeals":
+    if kind == "between_deals":
         await _ok(table.next_deal())
         return True
-    legal: list[dict[str, Any]] = snap.get("legal") or []
+    legal: list[dict[str, Any]] = dealer_view(snap)["decisions"]
     if not legal:
         raise AssertionError(f"nothing legal while waiting for {kind}")
     choice = rng.choice(legal)

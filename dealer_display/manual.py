@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.snapshot import legal_json, need_json
 from controller.rules import (
     BankDecide,
     BankNeed,
@@ -47,7 +48,7 @@ from controller.rules import (
     new_game,
     pending,
 )
-from controller.rules.actions import Action, LegalAction
+from controller.rules.actions import Action
 
 
 def money(value: Any) -> Any:
@@ -164,30 +165,6 @@ def _cards(view: HandView) -> list[dict[str, Any]]:
     return [{"code": str(c.card), "face_up": c.face_up} for c in view.cards]
 
 
-def _legal(state: GameState, need: Need) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    family: LegalAction
-    for family in legal_actions(state):
-        entry: dict[str, Any]
-        if family.kind is Decide:
-            entry = {"decision": family.word, "seat": family.player}
-        elif family.kind is BankDecide:
-            entry = {"decision": family.word}
-        elif family.kind is PlaceStake:
-            entry = {"decision": "stake", "seat": family.player}
-        elif family.kind is PlaceShoot:
-            entry = {"decision": "shoot", "seat": family.player}
-        elif family.kind is PutKitty and isinstance(need, KittyNeed):
-            entry = {"decision": "kitty", "seat": need.banker}
-        else:
-            continue
-        if family.minimum is not None:
-            entry["min"] = money(family.minimum)
-            entry["max"] = money(family.maximum)
-        out.append(entry)
-    return out
-
-
 def build_snapshot(
     state: GameState,
     *,
@@ -245,9 +222,9 @@ def build_snapshot(
         "hold": hold,
         "paused": paused,
         "next": words.next(need, state),
-        "pending": {"kind": type(need).__name__},
+        "pending": need_json(need),
         "turn": {"seat": turn[0], "hand": turn[1]} if turn else None,
-        "legal": [] if paused else _legal(state, need),
+        "legal": [] if paused else legal_json(legal_actions(state)),
         "deal": {
             "number": state.deal_number or None,
             "counted": state.counted,
@@ -270,6 +247,7 @@ def build_snapshot(
         "links": {},
         "counters": {},
         "message": message,
+        "manual": True,
     }
 
 

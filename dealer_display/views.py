@@ -104,10 +104,44 @@ def transfers(snapshot: Snapshot) -> list[str]:
     return lines
 
 
+#: legal-action families the dealer may enter for a person, by the engine's action name
+_ACTION_WORDS = {"PlaceStake": "stake", "PlaceShoot": "shoot", "PutKitty": "kitty"}
+_BANK_WORDS = ("draw", "stay")
+
+
+def decisions(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """The snapshot's legal families as buttons: who, which word, what amount range.
+
+    Only the decisions a person makes are listed; dealing cards, starting a deal
+    and voiding have their own controls.
+    """
+    turn = snapshot.get("turn") or {}
+    banker = (snapshot.get("deal") or {}).get("banker")
+    out = []
+    for family in snapshot.get("legal") or []:
+        action = family.get("action")
+        word = _ACTION_WORDS.get(str(action)) or family.get("decision")
+        if not word or word == "card" or action in ("StartDeal", "StackTop", "VoidDeal",
+                                                    "SellBank"):
+            continue
+        if word in _BANK_WORDS:
+            seat = banker
+        else:
+            seat = family.get("player") or family.get("seat") or turn.get("seat")
+            if word == "kitty":
+                seat = banker
+        entry = {"seat": seat, "decision": word}
+        if "min" in family:
+            entry["min"], entry["max"] = family["min"], family.get("max")
+        out.append(entry)
+    return out
+
+
 def dealer_view(snapshot: Snapshot) -> View:
     """Everything for the dealer's tablet (face-down cards included)."""
     view = dict(snapshot)
     view.pop("version", None)  # the hub numbers its own messages
+    view["decisions"] = decisions(snapshot)
     view["payouts"] = payouts(snapshot)
     view["transfers"] = transfers(snapshot)
     return view

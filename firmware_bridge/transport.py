@@ -70,7 +70,9 @@ class SerialTransport:
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial's fd vanished under a close()
                 if not self._stop.is_set():
-                    self._report_lost(f"the port {port.port} disconnected or failed (cable pulled?): {exc}")
+                    self._report_lost(
+                        f"the port {port.port} disconnected or failed (cable pulled?): {exc}"
+                    )
                 return
             if data:
                 self._call(self._on_data, data)

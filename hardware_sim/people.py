@@ -51,6 +51,7 @@ from controller.panel_ux import presses_for
 from controller.rules import (
     Action,
     Amount,
+    BankDecide,
     Decide,
     PlaceShoot,
     PlaceStake,
@@ -145,11 +146,15 @@ async def perform_on_panel(rig: SimRig, person: str, action: Action) -> list[But
     """``person`` makes ``action`` by pressing buttons, once their panel asks for it.
 
     Returns the presses made. ``StartDeal`` is the dealer panel's NEXT; a
-    ``BankDecide`` uses the banker's own seat panel (TWIST = draw, STICK = stay).
+    ``BankDecide`` uses the banker's own seat panel (TWIST = draw, STICK = stay),
+    or the dealer panel's DRAW / STAY when ``person`` is ``"dealer"``.
     """
     if isinstance(action, StartDeal):
         panel = rig.panels.seat("dealer")
         presses = [Button.NEXT]
+    elif isinstance(action, BankDecide) and person == "dealer":
+        panel = rig.panels.seat("dealer")
+        presses = [Button.DRAW if action.word == "draw" else Button.STAY]
     else:
         panel = rig.panels.seat(person)
         presses = presses_for(action, None)  # the final press tells which lamp to wait for
@@ -165,7 +170,7 @@ async def perform_on_panel(rig: SimRig, person: str, action: Action) -> list[But
         return shown is not None and shown[0] == topic
 
     await wait_for_prompt(panel, ready)
-    if not isinstance(action, StartDeal):
+    if panel.name != "dealer":
         shown = shown_amount(panel.text)
         value = shown[1] if shown is not None and shown[0] == topic else None
         presses = presses_for(action, value)
@@ -210,7 +215,7 @@ class Bot:
 
     def choose(self, lit: frozenset[Button], text: str) -> list[Button]:
         """The presses for what the panel shows now (empty: nothing to do)."""
-        if not lit or self.panel.offline:
+        if not lit:
             return []
         decisions = lit & DECISION_BUTTONS
         if Button.CONFIRM in lit and not decisions - {Button.SHOOT}:
@@ -244,7 +249,7 @@ class Bot:
     async def run(self) -> None:
         acted = -1
         while True:
-            if self.panel.version != acted:
+            if self.panel.version != acted and not self.panel.offline:
                 presses = self.choose(self.panel.lit_buttons(), self.panel.text)
                 if presses:
                     acted = self.panel.version
@@ -351,8 +356,10 @@ class SimDealer:
                 if self._between_deals():
                     await self._next_deal()
                 self._wake.clear()
+                # an impatient dealer keeps reaching for the shoe; a patient one waits
+                patience = 0.2 if self.mistakes.draw_while_locked else 3.0
                 try:
-                    await asyncio.wait_for(self._wake.wait(), 3.0)
+                    await asyncio.wait_for(self._wake.wait(), patience)
                 except TimeoutError:
                     if not shoe.gate_locked:
                         # The lamp stayed green a long while: the table wants another card.

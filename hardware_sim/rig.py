@@ -25,6 +25,7 @@ Usage (what ``pontoon-table sim`` and the end-to-end tests do)::
         # Simulated people (hardware_sim.people) act on the devices:
         rig.start_dealer()                      # deals whenever the shoe's gate opens
         rig.perform("Ann", PlaceStake("Ann", 2))  # presses STAKE_UP.., CONFIRM on Ann's panel
+        await rig.perform_async("Ann", Decide("Ann", "twist"))  # the same, from a loop
         rig.start_bots({"Ben": "stick17"})      # or "buy11", "random"
         # Hands and faults, directly:
         rig.pull_card()                         # a hand pulls a card (refused if locked)
@@ -235,6 +236,14 @@ class SimRig:
         assert self.bg is not None, "start the rig first"
         self.bg.run(perform_on_panel(self, person, action), timeout=timeout)
 
+    async def perform_async(self, person: str, action: Action, timeout: float = 10.0) -> None:
+        """:meth:`perform` for a caller on its own asyncio loop (e.g. the controller's)."""
+        from hardware_sim.people import perform_on_panel
+
+        assert self.bg is not None, "start the rig first"
+        future = self.bg.submit(perform_on_panel(self, person, action))
+        await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+
     def start_dealer(self, **kwargs: Any) -> Any:
         from hardware_sim.people import SimDealer
 
@@ -266,7 +275,14 @@ class SimRig:
         elif fault.kind == "unplug":
             self._unplug(fault.device, fault.seconds)
         elif fault.kind == "reboot":
-            self._reboot(fault.device, lossy=self.faults.lossy_reboot)
+            self._reboot_soon(fault.device, tries=20)
+
+    def _reboot_soon(self, device: str, tries: int) -> None:
+        """Reboot mid-deal, at the first moment it loses nothing (unless lossy is allowed)."""
+        if self._reboot(device, lossy=self.faults.lossy_reboot) or tries <= 0:
+            return
+        assert self.bg is not None
+        self.bg.loop.call_later(0.05, self._reboot_soon, device, tries - 1)
 
     def unplug(self, device: str, seconds: float = 0.5) -> None:
         """Pull ``device``'s cable (``shoe`` or ``panels``) and put it back after ``seconds``."""

@@ -10,6 +10,10 @@ from __future__ import annotations
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 RED_SUITS = "DH"
+#: Class of index glyphs that are *not* standard (German B/D, Swiss suits...):
+#: the generic profile carries templates of them so such a card matches
+#: "foreign" rather than the nearest standard glyph.
+FOREIGN = "?"
 CARD_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 
 

@@ -11,6 +11,7 @@ that corner's neighbours' intersection, not the whole quad.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,10 +52,10 @@ def _line_intersection(
     if abs(den) < 1e-9:
         return None
     t = ((q1[0] - p1[0]) * d2[1] - (q1[1] - p1[1]) * d2[0]) / den
-    return p1 + t * d1
+    return np.asarray(p1 + t * d1, dtype=np.float64)
 
 
-def _fit_quad(hull: npt.NDArray[np.int32]) -> npt.NDArray[np.float64] | None:
+def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
     """Four corners from a convex hull: intersect its four longest sides."""
     peri = cv2.arcLength(hull, True)
     # A fine approximation keeps rounded corners as several short sides, so the

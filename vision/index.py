@@ -63,11 +63,10 @@ def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     out = []
     for m in (h, h @ _HALF_TURN):
-        out.append(
-            cv2.warpPerspective(
-                frame, m, (CROP_W, CROP_H), flags=flags, borderMode=cv2.BORDER_REPLICATE
-            )
+        patch = cv2.warpPerspective(
+            frame, m, (CROP_W, CROP_H), flags=flags, borderMode=cv2.BORDER_REPLICATE
         )
+        out.append(np.asarray(patch, dtype=np.uint8))
     return out
 
 

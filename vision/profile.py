@@ -22,8 +22,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import CARD_CODES, RANKS, SUITS
+from vision.cards import CARD_CODES, FOREIGN, RANKS, SUITS
 from vision.index import FEATURE_LEN, IndexGlyphs
+
+#: Classes a glyph is scored against: the standard ones plus "foreign".
+RANK_CLASSES = RANKS + FOREIGN
+SUIT_CLASSES = SUITS + FOREIGN
 
 FloatArray = npt.NDArray[np.float32]
 FORMAT = "pontoon-table deck profile 1"
@@ -50,7 +54,7 @@ class Thresholds:
 
 
 DECK_THRESHOLDS = Thresholds(0.70, 0.70, 0.55, 0.55)
-GENERIC_THRESHOLDS = Thresholds(0.60, 0.60, 0.70, 0.70)
+GENERIC_THRESHOLDS = Thresholds(0.70, 0.75, 0.50, 0.50)
 
 
 @dataclass(frozen=True)
@@ -70,18 +74,18 @@ class DeckProfile:
     def __post_init__(self) -> None:
         # Index arrays for "best template per class" without Python loops at read time.
         object.__setattr__(
-            self, "_rank_idx", np.array([RANKS.index(r) for r in self.rank_labels], np.intp)
+            self, "_rank_idx", np.array([RANK_CLASSES.index(r) for r in self.rank_labels], np.intp)
         )
         object.__setattr__(
-            self, "_suit_idx", np.array([SUITS.index(s) for s in self.suit_labels], np.intp)
+            self, "_suit_idx", np.array([SUIT_CLASSES.index(s) for s in self.suit_labels], np.intp)
         )
 
     def rank_scores(self, feature: FloatArray) -> FloatArray:
-        """Best correlation per rank, in ``RANKS`` order (-1 where a rank has no template)."""
-        return _per_class(self.rank_templates @ feature, self._rank_idx, len(RANKS))  # type: ignore[attr-defined]
+        """Best correlation per rank class, in ``RANK_CLASSES`` order (-1: no template)."""
+        return _per_class(self.rank_templates @ feature, self._rank_idx, len(RANK_CLASSES))  # type: ignore[attr-defined]
 
     def suit_scores(self, feature: FloatArray) -> FloatArray:
-        return _per_class(self.suit_templates @ feature, self._suit_idx, len(SUITS))  # type: ignore[attr-defined]
+        return _per_class(self.suit_templates @ feature, self._suit_idx, len(SUIT_CLASSES))  # type: ignore[attr-defined]
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -117,7 +121,8 @@ def _quantise(a: FloatArray) -> npt.NDArray[np.int8]:
 def _dequantise(a: npt.NDArray[np.int8]) -> FloatArray:
     v = a.astype(np.float32) * (0.5 / 127)
     n = np.linalg.norm(v, axis=1, keepdims=True)
-    return (v / np.maximum(n, 1e-6)).astype(np.float32)
+    out: FloatArray = (v / np.maximum(n, 1e-6)).astype(np.float32)
+    return out
 
 
 def load_profile(path: str | Path) -> DeckProfile:
@@ -226,6 +231,22 @@ def build_profile(
         suit_colours=suit_colours,  # type: ignore[arg-type]
         rank_height=float(np.median(heights)) if heights else 0.0,
         thresholds=GENERIC_THRESHOLDS if generic else DECK_THRESHOLDS,
+    )
+
+
+def foreign_templates(
+    ranks: Iterable[FloatArray], suits: Iterable[FloatArray], *, name: str
+) -> DeckProfile:
+    """A partial profile of non-standard glyphs (class ``?``): German court
+    letters, Swiss and German suit signs."""
+    r, s = list(ranks), list(suits)
+    return DeckProfile(
+        name=name,
+        generic=True,
+        rank_templates=np.stack(r).astype(np.float32),
+        rank_labels=tuple(FOREIGN * len(r)),
+        suit_templates=np.stack(s).astype(np.float32),
+        suit_labels=tuple(FOREIGN * len(s)),
     )
 
 

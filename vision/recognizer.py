@@ -15,10 +15,16 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import RANKS, SUITS, is_red
+from vision.cards import FOREIGN, is_red
 from vision.detect import find_card
 from vision.index import IndexGlyphs, corner_patches, read_patch
-from vision.profile import DeckProfile, generic_profile, load_profile
+from vision.profile import (
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    DeckProfile,
+    generic_profile,
+    load_profile,
+)
 
 #: Redness (red minus the larger of green and blue, relative to the paper) of
 #: ink that is certainly red / certainly black.
@@ -88,10 +94,12 @@ class Recognizer:
         t = p.thresholds
         ri, rs, rr = _best(p.rank_scores(g.rank))
         si, ss, sr = _best(p.suit_scores(g.suit))
-        rank, suit = RANKS[ri], SUITS[si]
+        rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
         card = rank + suit
         problem = ""
-        if rs < t.min_rank_score:
+        if FOREIGN in card:
+            problem = "not a standard index (another kind of deck?)"
+        elif rs < t.min_rank_score:
             problem = "rank unlike any known"
         elif ss < t.min_suit_score:
             problem = "suit unlike any known"
@@ -123,8 +131,11 @@ class Recognizer:
             same_ink = float(np.linalg.norm(np.array(colours[nearest]) - np.array(colours[suit])))
             return "" if same_ink < 0.15 else "ink colour does not match the suit"
         red = g.redness
+        b, gr, r = g.colour
         if is_red(suit):
-            return "" if red >= RED_INK else "ink colour does not match the suit"
+            # Red, not orange or pink: a German "bells" pip is yellow-orange.
+            red_enough = red >= RED_INK and max(b, gr) <= 0.6 * r
+            return "" if red_enough else "ink colour does not match the suit"
         return "" if red <= BLACK_INK else "ink colour does not match the suit"
 
     def read(self, frame: npt.NDArray[np.uint8]) -> Reading:
@@ -147,7 +158,8 @@ class Recognizer:
         n = len(glyphs)
         if not good:
             best = max(votes, key=lambda v: v.confidence)
-            return Reading(None, 0.0, best.problem, guess=best.card, corners=n)
+            guess = None if FOREIGN in best.card else best.card
+            return Reading(None, 0.0, best.problem, guess=guess, corners=n)
         cards = {v.card for v in good}
         if len(cards) > 1:
             return Reading(None, 0.0, "the two corners disagree", corners=n)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -29,21 +29,21 @@ class CameraSource(Protocol):
         ...
 
 
-def to_bgr(image: Image) -> Image:
+def to_bgr(image: npt.NDArray[Any]) -> Image:
     """Any decoded image as 8-bit BGR: grey is expanded, transparency becomes white
     (clean renders of a card face often have transparent rounded corners)."""
     if image.dtype != np.uint8:
         scale = 255.0 / max(float(image.max()), 1.0) if image.dtype != np.uint16 else 1 / 257
         image = np.clip(image.astype(np.float32) * scale, 0, 255).astype(np.uint8)
     if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     if image.shape[2] == 4:
         alpha = image[:, :, 3:4].astype(np.float32) / 255.0
         bgr = image[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
-        return bgr.astype(np.uint8)
+        return np.asarray(bgr, dtype=np.uint8)
     if image.shape[2] == 1:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    return image
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    return np.asarray(image, dtype=np.uint8)
 
 
 def load_image(path: str | Path) -> Image:

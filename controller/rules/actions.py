@@ -288,7 +288,10 @@ class LegalAction:
             return False
         if self.names is not None and getattr(action, "to", None) not in self.names:
             return False
-        if self.minimum is not None:
+        if self.minimum is None:
+            # a word that takes no amount must not be given one
+            return getattr(action, "amount", None) is None
+        else:
             amount = getattr(action, "amount", getattr(action, "price", None))
             if amount is None:
                 # a fixed-amount word (plain "buy") may omit it

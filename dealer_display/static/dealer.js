@@ -68,26 +68,41 @@
     }
   }
 
-  function renderHold(v) {
-    const box = $("hold");
-    box.replaceChildren();
-    const hold = v.hold;
-    if (!hold) { pickedRank = null; return; }
-    const parts = [el("h2", {}, (hold.reason === "dealer" ? "Paused: " : "Holding: ") + hold.message)];
-    if (hold.reason === "unsure_card") {
-      parts.push(el("div", { class: "muted" }, "Which card is it? Tap the rank, then the suit."));
-      const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-      parts.push(el("div", { class: "picker", id: "rank-picker" }, ranks.map((r) =>
+  // Two taps: a rank, then a suit, sends the card.
+  function cardPicker(prompt) {
+    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    const suits = [["C", "♣"], ["D", "♦"], ["H", "♥"], ["S", "♠"]];
+    return [
+      el("div", { class: "muted" }, prompt),
+      el("div", { class: "picker", id: "rank-picker" }, ranks.map((r) =>
         el("button", { class: pickedRank === r ? "chosen" : "", dataset: { rank: r },
-                       onclick: () => { pickedRank = r; renderHold(current); } }, r === "T" ? "10" : r))));
-      const suits = [["C", "♣"], ["D", "♦"], ["H", "♥"], ["S", "♠"]];
-      parts.push(el("div", { class: "picker", id: "suit-picker" }, suits.map(([s, sym]) =>
-        el("button", { disabled: !pickedRank, dataset: { suit: s },
+                       onclick: () => { pickedRank = r; render(current); } }, r === "T" ? "10" : r))),
+      el("div", { class: "picker", id: "suit-picker" }, suits.map(([s, sym]) =>
+        el("button", { disabled: !pickedRank, dataset: { suit: s }, "aria-label": s,
                        style: "color:" + ("DH".includes(s) ? "#c8102e" : "#1a1a1a"),
                        onclick: async () => {
                          const code = pickedRank + s; pickedRank = null;
                          await command("/api/confirm-card", { code });
-                       } }, sym))));
+                       } }, sym))),
+    ];
+  }
+
+  // A hand-run table has no camera: the dealer enters each card as it is dealt.
+  function renderEntry(v) {
+    const box = $("entry");
+    const due = v.manual && !v.hold && v.pending && v.pending.kind === "card";
+    box.hidden = !due;
+    if (due) box.replaceChildren(el("h2", {}, "Enter the card dealt"), ...cardPicker("Tap the rank, then the suit."));
+  }
+
+  function renderHold(v) {
+    const box = $("hold");
+    box.replaceChildren();
+    const hold = v.hold;
+    if (!hold) return;
+    const parts = [el("h2", {}, (hold.reason === "dealer" ? "Paused: " : "Holding: ") + hold.message)];
+    if (hold.reason === "unsure_card") {
+      parts.push(...cardPicker("Which card is it? Tap the rank, then the suit."));
       if (hold.candidates && hold.candidates.length) {
         parts.push(el("div", { class: "controls" }, el("span", { class: "muted" }, "Camera's guesses:"),
           hold.candidates.map((c) => el("button", { class: "quiet",
@@ -103,9 +118,9 @@
   }
 
   function renderControls(v) {
-    const legal = v.legal || [];
+    const legal = v.decisions || [];
     const bankWords = new Set(legal.map((l) => l.decision).filter((w) => w === "draw" || w === "stay"));
-    const between = v.phase === "between_deals" || (v.pending && v.pending.kind === "between_deals");
+    const between = (v.pending && v.pending.kind === "between_deals") || v.phase === "settlement";
     const buttons = [
       v.paused
         ? el("button", { class: "primary", id: "btn-resume", onclick: () => command("/api/resume") }, "Resume")
@@ -126,7 +141,7 @@
   // Decisions the engine allows now, per seat (several seats at once for stakes);
   // the dealer may enter them on a player's behalf.
   function renderDecisions(v) {
-    const entries = (v.legal || []).filter((l) => l.decision !== "draw" && l.decision !== "stay");
+    const entries = (v.decisions || []).filter((l) => l.decision !== "draw" && l.decision !== "stay");
     const box = $("decisions-box");
     if (!entries.length) { box.hidden = true; return; }
     box.hidden = false;
@@ -177,6 +192,7 @@
     $("phase").textContent = (v.phase || "").replaceAll("_", " ");
     renderAlarms(v);
     renderHold(v);
+    renderEntry(v);
     $("next").textContent = v.game_over
       ? "Game over. " + ((v.winners || []).length ? "Winner: " + v.winners.join(", ") : "")
       : (v.next || "—");

@@ -143,10 +143,11 @@ class ShoeEmulator:
                 self.core.emit_card_out(now)
                 if shoe.remaining() == 0:
                     self.core.emit_shoe_empty(now)
+                # Faults strike before the event is on the wire (a blackout must
+                # already cover the frames the host grabs on hearing it).
+                for hook in list(self.on_card_out):
+                    hook(outcome.card)
         self._flush()
-        if outcome.card is not None:
-            for hook in list(self.on_card_out):
-                hook(outcome.card)
         return outcome
 
     def jam(self, jammed: bool = True) -> None:

@@ -167,7 +167,7 @@ def test_identify_then_card_events_and_a_command() -> None:
 fault_rates = st.floats(0.0, 0.3)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     loss=fault_rates,
     corrupt=fault_rates,
@@ -182,6 +182,8 @@ def test_every_event_arrives_exactly_once_in_order_despite_faults(
     net = Net(new_shoe(), faults=Faults(loss, corrupt, duplicate, reorder), seed=seed)
     rng = random.Random(seed)
     lights = [net.host.command(SetLights(i)) for i in range(3)]
+    # a host's first connection starts from the device's current event
+    net.run_until(lambda: net.host.cursor is not None, limit=120)
     emitted = 0
     while emitted < n_events:
         if rng.random() < 0.3:
@@ -204,6 +206,7 @@ def test_commands_are_idempotent_and_dispense_happens_once_across_a_reconnect() 
     handle = net.host.command(Dispense(0))
     # the command reaches the device, but the line dies before its result returns
     net.step()
+    net.step()
     net.to_host.in_flight.clear()
     net.connected = False
     net.run(0.05)
@@ -211,7 +214,7 @@ def test_commands_are_idempotent_and_dispense_happens_once_across_a_reconnect() 
     net.host.connection_lost(net.now, "cable pulled")
     net.connected = True
     net.host.connection_made(net.now)
-    net.run_until(lambda: any(isinstance(e, CommandDone) and e.handle == handle for e in net.events))
+    net.run_until(lambda: any(getattr(e, "handle", None) == handle for e in net.events))
     done = next(e for e in net.events if isinstance(e, CommandDone) and e.handle == handle)
     assert done.code == ResultCode.ALREADY_DONE and done.ok
     assert net.device.hardware.dispensed == 1  # type: ignore[attr-defined]
@@ -266,13 +269,11 @@ def test_a_reboot_after_events_were_announced_counts_them_as_lost() -> None:
     net.run_until(lambda: net.host.is_up)
     net.device.emit_card_out(net.now)
     net.run(0.1)
-    net.to_host.faults.loss = 1.0  # the shoe's frames no longer arrive (but PONGs did)
-    net.device.emit_card_out(net.now)
-    net.device.emit_card_out(net.now)
-    net.to_host.faults.loss = 0.0
-    # let one PONG through, announcing event 3, but not the EVENT frames
-    net.device.link.reset()
+    # two cards leave but their EVENT frames never make it (modelled by the
+    # device not streaming them); its PONGs still announce event 3
     net.device.streaming = False
+    net.device.emit_card_out(net.now)
+    net.device.emit_card_out(net.now)
     net.run(0.3)
     assert net.host.device_last_event_no == 3
     net.device = new_shoe(now=net.now, boot_id=9)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 
@@ -32,8 +33,8 @@ from firmware_bridge.wire import (
     SetGate,
     SetText,
     WireError,
-    buttons_in,
     button_capability,
+    buttons_in,
     crc16_mcrf4xx,
     decode_command,
     decode_frame,
@@ -158,10 +159,8 @@ def test_newer_hello_bodies_with_extra_trailing_fields_are_understood() -> None:
 
 @given(st.sampled_from(sorted(COMMAND_CLASSES)), st.binary(max_size=50))
 def test_command_bodies_fail_only_with_body_errors(mtype: MsgType, body: bytes) -> None:
-    try:
+    with contextlib.suppress(BodyError):
         decode_command(mtype, body)
-    except BodyError:
-        pass
 
 
 def test_body_errors_say_what_is_wrong() -> None:

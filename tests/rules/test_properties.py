@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from controller.rules import (
@@ -37,7 +37,9 @@ def play(preset: str, seed: int, people: int, deals: int, banker: bool = True) -
     rng = random.Random(seed)
     players = NAMES[:people]
     state = new_game(
-        rules, players, banker=players[-1] if banker and not rules.house_dealer else None,
+        rules,
+        players,
+        banker=players[-1] if banker and not rules.house_dealer else None,
         seed=seed,
     )
     steps = 0
@@ -49,18 +51,19 @@ def play(preset: str, seed: int, people: int, deals: int, banker: bool = True) -
         if len(state.results) > before:
             entry = state.results[-1]
             assert sum(Fraction(v) for v in entry["net"].values()) == 0
-            assert entry["void"] or sum(Fraction(h["net"]) for h in entry["hands"]) == -Fraction(
-                entry["net"][entry["banker"]]
-            )
-    # balances: every deal's nets plus sale prices, which move money person to person
+            if not entry["void"]:
+                hands = sum(Fraction(h["net"]) for h in entry["hands"])
+                assert hands == -Fraction(entry["net"][entry["banker"]])
+    # every deal's nets and the sale prices move money person to person
     assert sum(state.balances.values()) == 0
     if state.rules.shoot_bets:
         assert state.kitty >= 0
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), people=st.integers(2, 8))
 def test_random_legal_play_never_raises_and_keeps_the_books(
     preset: str, seed: int, people: int
@@ -69,7 +72,7 @@ def test_random_legal_play_never_raises_and_keeps_the_books(
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_json_round_trip_and_replaying_actions_is_deterministic(preset: str, seed: int) -> None:
     rules = load_ruleset(preset)
@@ -78,7 +81,7 @@ def test_json_round_trip_and_replaying_actions_is_deterministic(preset: str, see
     start = new_game(rules, players, banker=None if rules.house_dealer else "Dan", seed=seed)
     a = GameState.from_json(start.to_json())
     b = GameState.from_json(start.to_json())
-    for _ in range(150):
+    for _ in range(120):
         if is_over(a):
             break
         action = random_action(rng, a)
@@ -91,10 +94,9 @@ def test_json_round_trip_and_replaying_actions_is_deterministic(preset: str, see
 
 def _candidates(state: GameState, rng: random.Random) -> list[object]:
     """Actions of every kind, legal or not, to compare apply with legal_actions."""
-    people = state.players
     amounts: list[object] = [0, 1, 2, 3, 5, 6, 10, Fraction(5, 2), -1, 200]
     out: list[object] = [StartDeal(), BankDecide("draw"), BankDecide("stay"), BankDecide("x")]
-    for p in people:
+    for p in state.players:
         out.append(PlaceStake(p, rng.choice(amounts)))
         out.append(PlaceShoot(p, rng.choice(amounts)))
         out.append(SellBank(p, rng.choice(amounts)))
@@ -106,27 +108,30 @@ def _candidates(state: GameState, rng: random.Random) -> list[object]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(0, 10**6))
 def test_legal_actions_are_exactly_what_apply_accepts(preset: str, seed: int) -> None:
     rules = load_ruleset(preset)
     rng = random.Random(seed)
     state = new_game(rules, NAMES[:3], banker=None if rules.house_dealer else "Cat", seed=seed)
-    for _ in range(60):
+    for _ in range(45):
         if is_over(state):
             break
         legal = legal_actions(state)
         text = state.to_json()
         for cand in _candidates(state, rng):
-            trial = GameState.from_json(text)
             expected = any(la.accepts(cand) for la in legal)  # type: ignore[arg-type]
             try:
-                apply(trial, cand)  # type: ignore[arg-type]
+                apply(state, cand)  # type: ignore[arg-type]
                 accepted = True
             except IllegalAction as e:
                 assert str(e)  # a sentence, never empty
                 accepted = False
             assert accepted == expected, (cand, pending(state), legal)
-            assert accepted or GameState.from_json(text) == trial  # refused: unchanged
+            if accepted:
+                state = GameState.from_json(text)
+            else:
+                assert state.to_json() == text  # a refusal changes nothing
         apply(state, random_action(rng, state))

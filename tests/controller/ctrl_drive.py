@@ -1,0 +1,101 @@
+"""Drive a TableCore through a scenario with device events only (no ports).
+
+The scripted people behave as in the simulator: cards are card-out events plus
+camera readings of the pack's next card, decisions are panel button presses
+worked out with ``presses_for`` from the amount the panel shows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from controller.core import (
+    DEALER_ADDRESS,
+    ButtonPressed,
+    CardOut,
+    CardRead,
+    GameSetup,
+    TableCore,
+)
+from controller.journal import Journal
+from controller.panel_ux import presses_for
+from controller.rules import (
+    BankDecide,
+    CardNeed,
+    SellBank,
+    StackTop,
+    StartDeal,
+)
+from controller.scenario import ScenarioScript, load_scenario, result_json
+from firmware_bridge.wire import Button
+
+SCENARIOS = sorted(
+    p for p in (Path(__file__).parent.parent / "scenarios").glob("*.json")
+    if not p.name.endswith(".expected.json")
+)
+
+
+def expected(path: Path) -> dict[str, Any]:
+    return json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())
+
+
+def setup_for(path: Path) -> GameSetup:
+    sc = load_scenario(path)
+    raw = json.loads(path.read_text())
+    return GameSetup(sc.preset, tuple(sc.players), sc.banker, sc.seed, raw.get("options") or {})
+
+
+class Refused(Exception):
+    pass
+
+
+def drive(core: TableCore, path: Path, *, stop_after: int | None = None) -> dict[str, Any]:
+    """Play the scenario on ``core``; ``stop_after`` journal rows, stop early."""
+    sc = load_scenario(path)
+    script = ScenarioScript(sc)
+    if sc.cut:
+        assert core.stack_top([str(c) for c in sc.cut]).ok
+    event_no = 0
+    seen = 0
+    while stop_after is None or core.journal.head < stop_after:
+        state = core.state
+        if len(state.results) > seen:
+            seen = len(state.results)
+            script.finish_deal(state, void=bool(state.results[-1]["void"]))
+        need = core.need()
+        action = script.answer(state, need)
+        if action is None:
+            if not isinstance(need, CardNeed):
+                break
+            assert not core.gate_locked(), "the gate must be open while a card is due"
+            event_no += 1
+            core.handle(CardOut(event_no))
+            assert core.gate_locked(), "the gate locks while a card is being read"
+            core.handle(CardRead(event_no, str(state.pack.peek())))
+            continue
+        before = core.journal.head
+        if isinstance(action, StackTop):
+            assert core.stack_top([str(c) for c in action.cards]).ok
+        elif isinstance(action, SellBank):
+            assert core.sell_bank(action.to, action.price).ok
+        elif isinstance(action, StartDeal):
+            core.handle(ButtonPressed(DEALER_ADDRESS, Button.NEXT))
+        elif isinstance(action, BankDecide):
+            button = Button.DRAW if action.word == "draw" else Button.STAY
+            core.handle(ButtonPressed(DEALER_ADDRESS, button))
+        else:
+            person = getattr(action, "player", None) or state.banker
+            assert person is not None
+            address = core.addresses[person]
+            shown = core.ux.shown_amount(person, need, core.legal(), state.banker)
+            for button in presses_for(action, shown):
+                core.handle(ButtonPressed(address, button))
+        if core.journal.head == before:
+            raise Refused(f"{action}: {core.notice}")
+    return result_json(core.state)
+
+
+def new_core(path: Path, journal: Journal | None = None) -> TableCore:
+    return TableCore(setup_for(path), journal or Journal(":memory:"))

@@ -1,0 +1,173 @@
+"""The pure table core: scenarios, holds, refusals and rebuilding from the journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ctrl_drive import SCENARIOS, Refused, drive, expected, new_core
+
+from controller.core import (
+    DEALER_ADDRESS,
+    ButtonPressed,
+    CardOut,
+    CardRead,
+    LinkChanged,
+    TableCore,
+)
+from controller.journal import Journal
+from controller.rules import CardNeed, DecisionNeed
+from controller.scenario import result_json
+from firmware_bridge.wire import Button, button_light
+
+HOUSE = next(p for p in SCENARIOS if p.name == "house-split-transfer.json")
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_gives_replays_result(path: Path) -> None:
+    want = expected(path)
+    core = new_core(path)
+    if "exit" in want:
+        with pytest.raises(Refused):
+            drive(core, path)
+    else:
+        assert drive(core, path) == want
+
+
+def started(path: Path = HOUSE, rows: int = 12) -> TableCore:
+    """A core part-way into the first deal (``rows`` journal rows written)."""
+    core = new_core(path)
+    drive(core, path, stop_after=rows)
+    return core
+
+
+def test_unsure_card_holds_until_the_dealer_confirms() -> None:
+    core = started(rows=5)
+    need = core.need()
+    assert isinstance(need, CardNeed)
+    card = str(core.state.pack.peek())
+    head = core.journal.head
+    core.handle(CardOut(100))
+    core.handle(CardRead(100, None, "glare"))
+    assert core.machine.hold_state == "unsure_card"
+    assert core.journal.head == head, "an unsure card is never guessed"
+    assert core.gate_locked()
+    snap = core.snapshot()
+    assert snap["hold"]["reason"] == "unsure_card"
+    assert "glare" in snap["hold"]["message"]
+    assert not core.confirm_card("ZZ").ok
+    refused = core.confirm_card(_card_out_of_pack(core))
+    assert not refused.ok and "not in the shoe" in refused.message
+    assert core.confirm_card(card).ok
+    assert core.machine.running
+    assert core.journal.head == head + 1
+    assert core.journal.actions()[-1] == {"type": "DealCard", "card": card}
+    assert next(r for r in reversed(list(core.journal.rows()))).meta["source"] == "dealer"
+
+
+def _card_out_of_pack(core: TableCore) -> str:
+    from controller.rules import CARDS
+
+    return next(str(c) for c in CARDS if c not in core.state.pack)
+
+
+def test_impossible_reading_asks_the_dealer() -> None:
+    core = started(rows=5)
+    gone = _card_out_of_pack(core)
+    core.handle(CardOut(7))
+    core.handle(CardRead(7, gone))
+    assert core.machine.hold_state == "unsure_card"
+    assert f"{gone} is not in the shoe" in core.snapshot()["hold"]["message"]
+
+
+def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
+    core = new_core(HOUSE)
+    drive(core, HOUSE, stop_after=40)
+    while not isinstance(core.need(), DecisionNeed):
+        drive(core, HOUSE, stop_after=core.journal.head + 1)
+    assert core.gate_locked(), "no card is due during a decision: the gate is locked"
+    head = core.journal.head
+    core.handle(CardOut(500))
+    core.handle(CardRead(500, str(core.state.pack.peek())))
+    assert core.machine.hold_state == "misdeal"
+    alarm = core.snapshot()["alarms"][0]
+    assert {c["id"] for c in alarm["choices"]} == {"return", "void"}
+    assert core.journal.head == head
+    assert not core.misdeal("burn").ok
+    assert core.misdeal("return").ok
+    assert core.machine.running
+    assert isinstance(core.need(), DecisionNeed)
+
+
+def test_misdeal_void_voids_the_deal() -> None:
+    core = started(rows=5)
+    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))
+    core.handle(CardOut(9))
+    core.handle(CardRead(9, str(core.state.pack.peek())))
+    assert "misdeal" in core.machine.holds
+    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))  # the dealer's own pause ends
+    assert core.misdeal("void").ok
+    assert core.state.results[-1]["void"] is True
+    assert core.phase() == "void_deal"
+
+
+def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
+    core = started(rows=5)
+    card = str(core.state.pack.peek())
+    core.handle(LinkChanged("shoe", False, reason="unplugged"))
+    assert core.machine.hold_state == "link_down"
+    assert core.gate_locked()
+    assert all(
+        not (view.lights & button_light(Button.TWIST)) for view in core.outputs().panels.values()
+    )
+    # the card pulled while the link was down arrives after the reconnect, once
+    core.handle(CardOut(3))
+    core.handle(CardRead(3, card))
+    assert core.journal.head == 5, "nothing is dealt while the table is held"
+    core.handle(LinkChanged("shoe", True))
+    assert core.machine.running
+    assert core.journal.head == 6
+    assert core.counters["link_drops"] == 1
+
+
+def test_illegal_press_is_refused_on_that_panel() -> None:
+    core = new_core(HOUSE)
+    while not isinstance(core.need(), DecisionNeed):
+        drive(core, HOUSE, stop_after=core.journal.head + 1)
+    need = core.need()
+    assert isinstance(need, DecisionNeed)
+    address = core.addresses[need.player]
+    other = next(a for n, a in core.addresses.items() if n not in (need.player, core.state.banker))
+    head = core.journal.head
+    core.handle(ButtonPressed(other, Button.TWIST))
+    assert core.journal.head == head
+    assert "turn" in core.outputs().panels[other].text
+    lit = core.outputs().panels[address].lights
+    for word in need.words:
+        from controller.panel_ux import WORD_BUTTON
+
+        assert lit & button_light(WORD_BUTTON[word]), f"{word} is legal and must be lit"
+    unlit = [b for b in (Button.DOUBLE, Button.INSURE) if not lit & button_light(b)]
+    assert unlit, "buttons the rules do not allow stay dark"
+
+
+@pytest.mark.parametrize("path", SCENARIOS[:4] + [HOUSE], ids=lambda p: p.stem)
+def test_rebuild_from_the_journal_resumes_at_every_point(path: Path, tmp_path: Path) -> None:
+    if "exit" in expected(path):
+        pytest.skip("error scenario")
+    whole = drive(new_core(path), path)
+    total = new_core(path)
+    drive(total, path)
+    rows = total.journal.head
+    for cut in range(1, rows, max(1, rows // 9)):
+        journal_path = tmp_path / f"j{cut}.sqlite"
+        first = new_core(path, Journal(journal_path))
+        drive(first, path, stop_after=cut)
+        snapshot = first.snapshot()
+        first.journal.close()
+        again = new_core(path, Journal(journal_path))
+        assert again.state == first.state
+        assert again.phase() == first.phase()
+        assert again.snapshot()["seats"] == snapshot["seats"]
+        again.journal.close()
+    assert result_json(total.state) == whole

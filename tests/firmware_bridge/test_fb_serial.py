@@ -1,0 +1,208 @@
+"""The drivers over real pseudo-terminals and socket://, the device in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from firmware_bridge.device import (
+    BusEndpoint,
+    DeviceCore,
+    RecordingHardware,
+    dealer_identity,
+    seat_identity,
+    shoe_identity,
+)
+from firmware_bridge.device_runner import DeviceRunner, PtyPort, TcpPort
+from firmware_bridge.drivers import CommandError, PanelBus, Shoe
+from firmware_bridge.host import ButtonPressed, CardOut, HostEvent, LinkDown, LinkUp
+from firmware_bridge.wire import Button, Light
+
+T = TypeVar("T")
+pytestmark = pytest.mark.timeout(60)
+
+
+def run(coro: Awaitable[T]) -> T:
+    return asyncio.run(asyncio.wait_for(coro, 30))  # type: ignore[arg-type]
+
+
+async def next_of(device: Shoe | object, kind: type, timeout: float = 5.0) -> HostEvent:
+    """The next event of a kind, skipping others."""
+    end = time.monotonic() + timeout
+    while True:
+        event = await asyncio.wait_for(device.next_event(), end - time.monotonic())  # type: ignore[attr-defined]
+        if isinstance(event, kind):
+            return event
+
+
+def shoe_core(boot_id: int = 1, motor: bool = False) -> DeviceCore:
+    return DeviceCore(
+        shoe_identity(motor=motor), RecordingHardware(), now=time.monotonic(), boot_id=boot_id
+    )
+
+
+def emit_cards(runner: DeviceRunner, n: int) -> None:
+    for _ in range(n):
+        runner.call(lambda core, now: core.emit_card_out(now))  # type: ignore[union-attr]
+
+
+def test_shoe_over_a_pty_identifies_reports_cards_and_takes_gate_commands(tmp_path: Path) -> None:
+    core = shoe_core(motor=True)
+    hw: RecordingHardware = core.hardware  # type: ignore[assignment]
+
+    async def main() -> None:
+        with DeviceRunner(core, PtyPort(str(tmp_path / "shoe"))) as runner:
+            async with Shoe.open(runner.url) as shoe:
+                up = await next_of(shoe, LinkUp)
+                assert isinstance(up, LinkUp) and up.info and up.info.unique_id == b"SHOE0001".hex()
+                await shoe.set_gate(False)
+                assert hw.gate_locked is False
+                await shoe.set_lights(int(Light.READY))
+                assert hw.lights == Light.READY
+                await shoe.dispense()
+                assert hw.dispensed == 1
+                emit_cards(runner, 20)
+                got = [await next_of(shoe, CardOut) for _ in range(20)]
+                assert [e.event_no for e in got] == list(range(1, 21))  # type: ignore[union-attr]
+                assert shoe.counters.rtt_avg is not None and shoe.counters.crc_errors == 0
+        assert runner.error is None
+
+    run(main())
+
+
+def test_a_refused_command_raises_a_clear_error(tmp_path: Path) -> None:
+    async def main() -> None:
+        with DeviceRunner(shoe_core(motor=False), PtyPort()) as runner:
+            async with Shoe.open(runner.url) as shoe:
+                with pytest.raises(CommandError, match="no such feature"):
+                    await shoe.dispense()
+
+    run(main())
+
+
+def test_unplug_and_replug_loses_no_card(tmp_path: Path) -> None:
+    core = shoe_core()
+
+    async def main() -> None:
+        with DeviceRunner(core, PtyPort(str(tmp_path / "by-id-shoe"))) as runner:
+            async with Shoe.open(runner.url) as shoe:
+                await next_of(shoe, LinkUp)
+                await shoe.set_gate(False)
+                emit_cards(runner, 2)
+                await asyncio.sleep(0.05)
+                runner.unplug()
+                emit_cards(runner, 3)  # drawn while the cable is out
+                seen: list[HostEvent] = []
+                while not any(isinstance(e, LinkDown) for e in seen):
+                    seen.append(await asyncio.wait_for(shoe.next_event(), 5))
+                down = seen[-1]
+                assert isinstance(down, LinkDown) and "disconnected" in down.reason
+                await asyncio.sleep(0.3)
+                runner.replug()
+                emit_cards(runner, 1)
+                while sum(isinstance(e, CardOut) for e in seen) < 6:
+                    seen.append(await asyncio.wait_for(shoe.next_event(), 5))
+                ups = [e for e in seen if isinstance(e, LinkUp)]
+                assert len(ups) == 1 and not ups[0].rebooted
+                cards = [e.event_no for e in seen if isinstance(e, CardOut)]
+                assert cards == [1, 2, 3, 4, 5, 6]
+
+    run(main())
+
+
+def test_a_reboot_is_reported_and_the_wanted_state_pushed_again() -> None:
+    async def main() -> None:
+        with DeviceRunner(shoe_core(boot_id=11), PtyPort()) as runner:
+            async with Shoe.open(runner.url) as shoe:
+                await next_of(shoe, LinkUp)
+                await shoe.set_gate(False)
+                fresh = shoe_core(boot_id=12)
+                runner.replace(fresh)
+                up = await next_of(shoe, LinkUp)
+                assert up.rebooted and up.boot_id == 12  # type: ignore[union-attr]
+                await asyncio.sleep(0.1)
+                assert fresh.hardware.gate_locked is False  # type: ignore[attr-defined]
+
+    run(main())
+
+
+@pytest.mark.slow
+def test_the_shoe_fails_safe_when_the_host_goes_away() -> None:
+    core = shoe_core()
+
+    async def main(runner: DeviceRunner) -> None:
+        async with Shoe.open(runner.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            assert not core.fail_safe
+
+    with DeviceRunner(core, PtyPort()) as runner:
+        run(main(runner))
+        assert core.hardware.gate_locked is False  # type: ignore[attr-defined]
+        time.sleep(2.4)
+        assert core.fail_safe and core.hardware.gate_locked  # type: ignore[attr-defined]
+        assert core.hardware.lights == Light.OFFLINE  # type: ignore[attr-defined]
+
+
+def test_shoe_over_socket_url_and_reconnect() -> None:
+    async def main() -> None:
+        with DeviceRunner(shoe_core(), TcpPort()) as runner:
+            assert runner.url.startswith("socket://127.0.0.1:")
+            async with Shoe.open(runner.url) as shoe:
+                await next_of(shoe, LinkUp)
+                emit_cards(runner, 3)
+                for n in (1, 2, 3):
+                    assert (await next_of(shoe, CardOut)).event_no == n  # type: ignore[union-attr]
+                runner.unplug()  # the TCP connection drops
+                await next_of(shoe, LinkDown)
+                await next_of(shoe, LinkUp)
+                emit_cards(runner, 1)
+                assert (await next_of(shoe, CardOut)).event_no == 4  # type: ignore[union-attr]
+
+    run(main())
+
+
+def test_panels_on_one_bus_pty_report_buttons_and_take_text() -> None:
+    now = time.monotonic()
+    seats = {n: DeviceCore(seat_identity(n), RecordingHardware(), address=n, polled=True, now=now)
+             for n in (1, 2, 5)}
+    dealer = DeviceCore(dealer_identity(), RecordingHardware(), address=15, polled=True, now=now)
+    bus_end = BusEndpoint([*seats.values(), dealer])
+
+    async def main() -> None:
+        with DeviceRunner(bus_end, PtyPort()) as runner:
+            async with PanelBus.open(runner.url, seats=[1, 2, 5, 6]) as bus:
+                for n in (1, 2, 5):
+                    await next_of(bus.seat(n), LinkUp)
+                assert bus.dealer is not None
+                await next_of(bus.dealer, LinkUp)
+                await bus.seat(2).set_text("Total 15\nStake 10")
+                assert seats[2].hardware.text == "Total 15\nStake 10"  # type: ignore[attr-defined]
+                runner.call(lambda b, t: b.devices[5].emit_button(Button.STICK, t))  # type: ignore[union-attr]
+                runner.call(lambda b, t: b.devices[15].emit_button(Button.PAUSE, t))  # type: ignore[union-attr]
+                press = await next_of(bus.seat(5), ButtonPressed)
+                assert press.button == Button.STICK  # type: ignore[union-attr]
+                press = await next_of(bus.dealer, ButtonPressed)
+                assert press.button == Button.PAUSE  # type: ignore[union-attr]
+                assert not bus.seat(6).is_up  # nobody at address 6
+                assert bus.seat(6).counters.missed_turns >= 1
+        assert runner.error is None
+
+    run(main())
+
+
+def test_the_pty_symlink_follows_replugs(tmp_path: Path) -> None:
+    port = PtyPort(str(tmp_path / "dev"))
+    first = os.readlink(port.url)
+    port.replug()
+    assert os.readlink(port.url) != first or os.path.exists(first)
+    port.close()
+    assert not os.path.exists(port.url)
+
+

@@ -1,0 +1,91 @@
+"""What simulated people read off panels, the dealer's mistakes, and the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from hardware_sim.clock import Clock, ManualClock
+from hardware_sim.people import Bot, DealerMistakes, shown_amount, shown_total
+from hardware_sim.rig import SimRig
+from hardware_sim.world import PackSource, ScriptedSource, World
+
+
+def test_panel_text_is_read_as_a_person_reads_it() -> None:
+    assert shown_amount("Ann\nStake 2? CONFIRM") == ("stake", 2)
+    assert shown_amount("Ann H1 9\nBuy 3") == ("buy", 3)
+    assert shown_amount("Dan\nKitty 1.5? CONFIRM")[1] * 2 == 3  # type: ignore[index]
+    assert shown_amount("Ann\nYour turn") is None
+    assert shown_total("Ann H2 18\nYour turn") == 18
+    assert shown_total("Ann\nStake 2? CONFIRM") is None
+
+
+def test_bot_strategies_follow_the_lamps() -> None:
+    from firmware_bridge.wire import Button as B
+
+    with SimRig({"Ann": 1}, camera=None) as rig:
+        lit = frozenset({B.TWIST, B.STICK, B.BUY})
+        s16 = Bot(rig, "Ann", "stick16")
+        assert s16.choose(lit, "Ann H1 16\nYour turn") == [B.STICK]
+        assert s16.choose(lit, "Ann H1 15\nYour turn") == [B.TWIST]
+        assert Bot(rig, "Ann", "stick17").choose(lit, "Ann H1 16\nYour turn") == [B.TWIST]
+        assert Bot(rig, "Ann", "buy11").choose(lit, "Ann H1 11\nBuy 1") == [B.BUY]
+        # after a twist only TWIST/STICK are lit: a low hand twists, never buys
+        assert Bot(rig, "Ann", "buy11").choose(frozenset({B.TWIST, B.STICK}), "Ann H1 9") == [
+            B.TWIST
+        ]
+        stake = frozenset({B.STAKE_UP, B.STAKE_DOWN, B.CONFIRM})
+        assert s16.choose(stake, "Ann\nStake 1? CONFIRM") == [B.CONFIRM]
+        shoot = frozenset({B.STAKE_UP, B.STAKE_DOWN, B.CONFIRM, B.SHOOT})
+        assert s16.choose(shoot, "Ann\nShoot 0? CONFIRM") == [B.CONFIRM]
+        rnd = Bot(rig, "Ann", "random", seed=1)
+        assert all(rnd.choose(lit, "x")[0] in lit for _ in range(20))
+        assert s16.choose(frozenset(), "Ann") == []
+        with pytest.raises(ValueError, match="unknown bot strategy"):
+            Bot(rig, "Ann", "card-counter")
+
+
+def test_an_impatient_dealer_is_refused_by_the_gate_or_forces_it() -> None:
+    with SimRig({"Ann": 1}, camera=None, cards=ScriptedSource(["AS", "2C", "3D"])) as rig:
+        dealer = rig.start_dealer(
+            mistakes=DealerMistakes(draw_while_locked=1.0, force_gate=0.5), pace=0.0
+        )
+        deadline = time.monotonic() + 5
+        while rig.report()["gate_forced"] < 1 and time.monotonic() < deadline:
+            rig.panels.seat("Ann")  # the rig's loop does the work; just wait
+            time.sleep(0.01)
+        report = rig.report()
+    assert report["gate_forced"] >= 1 and report["pulls_refused"] >= 1
+    assert dealer.stats["forced"] >= 1 and dealer.stats["refused_by_gate"] >= 1
+    with pytest.raises(ValueError, match="unknown dealer mistake"):
+        DealerMistakes.parse("fumble=1")
+
+
+def test_wrong_seat_mistakes_are_recorded_in_the_world() -> None:
+    world = World(source=PackSource(1, seed=2))
+    world.place("AS", seat="Ben", wanted_seat="Ann")
+    world.place("KD", seat="Ann", wanted_seat="Ann")
+    assert world.mistakes["wrong_seat"] == 1
+    assert world.cards_at("Ann") == ["KD"]
+    before = world.shoe.remaining()
+    assert world.collect(shuffle=False) == ["AS", "KD"]
+    assert world.shoe.remaining() == before + 2 and world.on_table == []
+
+
+def test_clock_modes() -> None:
+    fast = Clock.fast()
+    assert fast.is_fast and fast.human(3.0) == 0.0
+    real = Clock.realtime(speed=2.0)
+    assert real.human(3.0) == 1.5
+    t = time.monotonic()
+    asyncio.run(Clock.realtime(speed=10).pause(0.5))
+    assert 0.04 <= time.monotonic() - t < 0.5
+    manual = ManualClock(5.0)
+    manual.advance(1.5)
+    assert manual.now() == 6.5
+    with pytest.raises(ValueError):
+        Clock.from_mode("slow")
+    with pytest.raises(ValueError):
+        manual.advance(-1)
