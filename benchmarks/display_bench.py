@@ -39,7 +39,7 @@ def free_port() -> int:
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def client(url: str, arrivals: dict[int, list[float]], ready: asyncio.Event,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,8 @@ from controller.scenario import (
 from controller.table import Table
 
 STEP_TIMEOUT = 30.0
+#: called before every step of a run (tests inject faults and mistakes with it)
+Hook = Callable[["ScenarioRun"], Awaitable[None]]
 
 
 def scenario_setup(path: str | Path, scenario: Scenario) -> GameSetup:
@@ -92,7 +95,8 @@ class ScenarioRun:
     """Drives one scenario through a started :class:`Table` and ``SimRig``."""
 
     def __init__(self, scenario: Scenario, table: Table, rig: Any, script: ScenarioScript,
-                 seen: int) -> None:
+                 seen: int, hook: Hook | None = None) -> None:
+        self.hook = hook
         self.sc = scenario
         self.table = table
         self.core = table.core
@@ -120,6 +124,8 @@ class ScenarioRun:
                     f"the table made no progress for {STEP_TIMEOUT:.0f} s at "
                     f"{self.core.phase()} ({self.core.snapshot()['next']})"
                 )
+            if self.hook is not None:
+                await self.hook(self)
             state = self._state()
             if len(state.results) > self.seen:
                 self.seen = len(state.results)
@@ -213,6 +219,8 @@ async def play_scenario(
     journal_path: str | Path | None = None,
     recover: bool = False,
     frames: int = 3,
+    hook: Hook | None = None,
+    rig_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``path`` through the full simulated stack; the result JSON (or ScenarioError)."""
     from firmware_bridge.drivers import PanelBus, Shoe
@@ -235,7 +243,7 @@ async def play_scenario(
     actions = journal.actions() if journal.game else []
     seen = fast_forward(script, setup, actions) if actions else 0
     dealt = sum(1 for a in actions if a.get("type") == "DealCard")
-    rig = SimRig.for_scenario(scenario, faults=faults)
+    rig = SimRig.for_scenario(scenario, faults=faults, **(rig_options or {}))
     source = rig.world.shoe.source
     for _ in range(dealt):
         source.draw()
@@ -251,7 +259,7 @@ async def play_scenario(
                 frames=frames,
             )
             async with table:
-                run = ScenarioRun(scenario, table, rig, script, seen)
+                run = ScenarioRun(scenario, table, rig, script, seen, hook)
                 try:
                     return await run.run()
                 finally:

@@ -31,7 +31,7 @@ from .auth import TokenGuard, token_matches
 from .cards_svg import back_svg, card_svg
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, BodyLimit
-from .training import TrainingDesk, TrainingError
+from .training import TrainingDesk, TrainingError, UnknownSession
 
 log = logging.getLogger(__name__)
 
@@ -275,7 +275,8 @@ def create_app(
         try:
             return JSONResponse(call())
         except TrainingError as exc:
-            return JSONResponse({"ok": False, "message": str(exc)}, status_code=409)
+            code = 404 if isinstance(exc, UnknownSession) else 409
+            return JSONResponse({"ok": False, "message": str(exc)}, status_code=code)
 
     @app.post("/api/training", dependencies=need_token, tags=["training"],
               summary="Start a training session")

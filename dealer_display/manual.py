@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import Any
 
 from controller.publish import CommandResult, Publisher, TableSnapshot
-from controller.snapshot import legal_json, need_json
 from controller.rules import (
     BankDecide,
     BankNeed,
@@ -49,6 +48,7 @@ from controller.rules import (
     pending,
 )
 from controller.rules.actions import Action
+from controller.snapshot import legal_json, need_json
 
 
 def money(value: Any) -> Any:

@@ -73,6 +73,10 @@ class TrainingError(ValueError):
     """A request the training desk cannot do; the message is for the trainee."""
 
 
+class UnknownSession(TrainingError):
+    """No such session (never started, or dropped as the oldest)."""
+
+
 @dataclass(frozen=True)
 class Mistake:
     deal: int
@@ -405,5 +409,5 @@ class TrainingDesk:
     def get(self, sid: str) -> TrainingSession:
         session = self.sessions.get(sid)
         if session is None:
-            raise TrainingError(f"There is no training session {sid!r} (it may have expired).")
+            raise UnknownSession(f"There is no training session {sid!r} (it may have expired).")
         return session

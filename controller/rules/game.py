@@ -545,7 +545,9 @@ def _compute_need(s: GameState) -> Need:
         return ShootNeed(d.seats[d.shoot_i], units(_shoot_room(s, d)))
     if d.step == "play":
         h = d.hands[d.seat_i][d.hand_i]
-        words = tuple(w for w in WORDS if not isinstance(_word_range(s, d, h, w), str))
+        words = tuple(
+            w for w in _rule_words(r) if not isinstance(_word_range(s, d, h, w), str)
+        )
         return DecisionNeed(d.seats[d.seat_i], d.hand_i + 1, words)
     if d.step == "bank":
         words = ("draw", "stay") if len(d.bank.cards) < 5 else ("stay",)
@@ -554,6 +556,29 @@ def _compute_need(s: GameState) -> Need:
 
 
 # ---------------------------------------------------------------------------- legality
+_RULE_WORDS: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
+
+
+def _rule_words(r: Ruleset) -> tuple[str, ...]:
+    """The words this ruleset can ever allow, so ``pending`` skips the others."""
+    key = (r.buy, r.shoot_bets, r.insurance, r.even_money)
+    words = _RULE_WORDS.get(key)
+    if words is None:
+        off = set()
+        if r.buy in ("double", "none"):
+            off.add("buy")
+        if r.buy != "double":
+            off.add("double")
+        if not r.shoot_bets:
+            off.add("shoot")
+        if not r.insurance:
+            off.add("insurance")
+        if not r.even_money:
+            off.add("even-money")
+        words = _RULE_WORDS[key] = tuple(w for w in WORDS if w not in off)
+    return words
+
+
 def _shoot_room(s: GameState, d: Deal) -> int:
     open_bets = 0
     for hs in d.hands:

@@ -8,6 +8,7 @@ worked out with ``presses_for`` from the amount the panel shows.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,28 +54,49 @@ class Refused(Exception):
 
 def drive(core: TableCore, path: Path, *, stop_after: int | None = None) -> dict[str, Any]:
     """Play the scenario on ``core``; ``stop_after`` journal rows, stop early."""
-    sc = load_scenario(path)
-    script = ScenarioScript(sc)
-    if sc.cut:
-        assert core.stack_top([str(c) for c in sc.cut]).ok
-    event_no = 0
-    seen = 0
-    while stop_after is None or core.journal.head < stop_after:
+    return Driver(core, path).run(stop_after)
+
+
+class Driver:
+    """A resumable scripted table: ``run(rows)`` plays until the journal has ``rows`` rows."""
+
+    def __init__(self, core: TableCore, path: Path) -> None:
+        self.core = core
+        sc = load_scenario(path)
+        self.script = ScenarioScript(sc)
+        if sc.cut:
+            assert core.stack_top([str(c) for c in sc.cut]).ok
+        self.event_no = 0
+        self.seen = 0
+
+    def until(self, predicate: Callable[[TableCore], bool]) -> None:
+        while not predicate(self.core):
+            self.run(self.core.journal.head + 1)
+
+    def run(self, stop_after: int | None = None) -> dict[str, Any]:
+        core, script = self.core, self.script
+        while stop_after is None or core.journal.head < stop_after:
+            if not self.step():
+                break
+        return result_json(core.state)
+
+    def step(self) -> bool:
+        core, script = self.core, self.script
         state = core.state
-        if len(state.results) > seen:
-            seen = len(state.results)
+        if len(state.results) > self.seen:
+            self.seen = len(state.results)
             script.finish_deal(state, void=bool(state.results[-1]["void"]))
         need = core.need()
         action = script.answer(state, need)
         if action is None:
             if not isinstance(need, CardNeed):
-                break
+                return False
             assert not core.gate_locked(), "the gate must be open while a card is due"
-            event_no += 1
-            core.handle(CardOut(event_no))
+            self.event_no += 1
+            core.handle(CardOut(self.event_no))
             assert core.gate_locked(), "the gate locks while a card is being read"
-            core.handle(CardRead(event_no, str(state.pack.peek())))
-            continue
+            core.handle(CardRead(self.event_no, str(state.pack.peek())))
+            return True
         before = core.journal.head
         if isinstance(action, StackTop):
             assert core.stack_top([str(c) for c in action.cards]).ok
@@ -94,7 +116,7 @@ def drive(core: TableCore, path: Path, *, stop_after: int | None = None) -> dict
                 core.handle(ButtonPressed(address, button))
         if core.journal.head == before:
             raise Refused(f"{action}: {core.notice}")
-    return result_json(core.state)
+        return True
 
 
 def new_core(path: Path, journal: Journal | None = None) -> TableCore:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ctrl_drive import SCENARIOS, Refused, drive, expected, new_core
+from ctrl_drive import SCENARIOS, Driver, Refused, drive, expected, new_core
 
 from controller.core import (
     DEALER_ADDRESS,
@@ -82,9 +82,7 @@ def test_impossible_reading_asks_the_dealer() -> None:
 
 def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
     core = new_core(HOUSE)
-    drive(core, HOUSE, stop_after=40)
-    while not isinstance(core.need(), DecisionNeed):
-        drive(core, HOUSE, stop_after=core.journal.head + 1)
+    Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
     assert core.gate_locked(), "no card is due during a decision: the gate is locked"
     head = core.journal.head
     core.handle(CardOut(500))
@@ -120,20 +118,22 @@ def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
     assert all(
         not (view.lights & button_light(Button.TWIST)) for view in core.outputs().panels.values()
     )
+    assert core.snapshot()["hold"]["message"].startswith("Lost the link to shoe")
+    assert core.journal.head == 5
+    core.handle(LinkChanged("shoe", True))
+    assert core.machine.running
+    assert not core.gate_locked()
     # the card pulled while the link was down arrives after the reconnect, once
     core.handle(CardOut(3))
     core.handle(CardRead(3, card))
-    assert core.journal.head == 5, "nothing is dealt while the table is held"
-    core.handle(LinkChanged("shoe", True))
-    assert core.machine.running
     assert core.journal.head == 6
+    assert core.journal.actions()[-1]["card"] == card
     assert core.counters["link_drops"] == 1
 
 
 def test_illegal_press_is_refused_on_that_panel() -> None:
     core = new_core(HOUSE)
-    while not isinstance(core.need(), DecisionNeed):
-        drive(core, HOUSE, stop_after=core.journal.head + 1)
+    Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
     need = core.need()
     assert isinstance(need, DecisionNeed)
     address = core.addresses[need.player]

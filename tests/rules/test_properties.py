@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -94,7 +95,7 @@ def test_json_round_trip_and_replaying_actions_is_deterministic(preset: str, see
 
 def _candidates(state: GameState, rng: random.Random) -> list[object]:
     """Actions of every kind, legal or not, to compare apply with legal_actions."""
-    amounts: list[object] = [0, 1, 2, 3, 5, 6, 10, Fraction(5, 2), -1, 200]
+    amounts: list[Any] = [0, 1, 2, 3, 5, 6, 10, Fraction(5, 2), -1, 200]
     out: list[object] = [StartDeal(), BankDecide("draw"), BankDecide("stay"), BankDecide("x")]
     for p in state.players:
         out.append(PlaceStake(p, rng.choice(amounts)))

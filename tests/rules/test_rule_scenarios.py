@@ -363,7 +363,9 @@ def test_errors_name_deal_player_hand_and_decision(deal: dict[str, Any], words: 
         ({"deals": {}}, ["deals must be a list"]),
     ],
 )
-def test_malformed_scenarios_are_refused_clearly(scenario: dict[str, Any], words: list[str]) -> None:
+def test_malformed_scenarios_are_refused_clearly(
+    scenario: dict[str, Any], words: list[str]
+) -> None:
     full = {**HOUSE2, "deals": [], **scenario}
     msg = fails(**full)
     for w in words:
