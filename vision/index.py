@@ -50,6 +50,10 @@ class IndexGlyphs:
     suit_height: float
     #: ink colour relative to the paper, per channel (B, G, R); white balance cancels out
     colour: tuple[float, float, float]
+    #: the rank's and suit's own ink (0..1), cropped to their boxes, for the generic
+    #: classifier (``vision.glyph_model``), which normalises size itself
+    rank_ink: FloatArray
+    suit_ink: FloatArray
 
     @property
     def redness(self) -> float:
@@ -70,10 +74,14 @@ def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray
     return out
 
 
-def _feature(ink: FloatArray, keep: npt.NDArray[np.bool_]) -> tuple[FloatArray, int, int]:
+def _crop(ink: FloatArray, keep: npt.NDArray[np.bool_]) -> FloatArray:
+    """The glyph's own ink inside its bounding box (other marks blanked)."""
     ys, xs = np.nonzero(keep)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    g = np.where(keep[y0:y1, x0:x1], ink[y0:y1, x0:x1], 0.0).astype(np.float32)
+    return np.where(keep[y0:y1, x0:x1], ink[y0:y1, x0:x1], 0.0).astype(np.float32)
+
+
+def _feature(g: FloatArray) -> tuple[FloatArray, int, int]:
     gh, gw = g.shape
     side = max(gh, gw)
     sq = np.zeros((side, side), np.float32)
@@ -167,8 +175,9 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     ink = np.clip((paper - minch.astype(np.float32)) / max(contrast, 1.0), 0.0, 1.0)
     rank_mask = np.isin(labels, rank_labels)
     suit_mask = labels == suit[4]
-    rank_f, rh, rw = _feature(ink, rank_mask)
-    suit_f, sh, _ = _feature(ink, suit_mask)
+    rank_ink, suit_ink = _crop(ink, rank_mask), _crop(ink, suit_mask)
+    rank_f, rh, rw = _feature(rank_ink)
+    suit_f, sh, _ = _feature(suit_ink)
     # Ink colour relative to the paper's own colour.
     paper_px = patch[minch >= paper]
     paper_bgr = paper_px.reshape(-1, 3).mean(axis=0) if len(paper_px) else np.full(3, paper)
@@ -184,4 +193,6 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
         rank_height=float(rh),
         suit_height=float(sh),
         colour=colour,
+        rank_ink=rank_ink,
+        suit_ink=suit_ink,
     )
