@@ -1,19 +1,43 @@
-"""Rebuild ``vision/data/generic.npz``, the profile shipped for uncalibrated decks.
+"""Rebuild the generic recogniser's model files from tuning designs only.
 
-    .venv/bin/python benchmarks/build_generic_profile.py
+    .venv/bin/python benchmarks/build_generic_profile.py             # ~10 min, one core
+    .venv/bin/python benchmarks/build_generic_profile.py --validate  # leave groups out, report
 
-The generic profile holds, per *tuning* design, one averaged template per rank
-and per suit, read from the clean faces and from a few seeded camera frames of
-each card (so the templates already carry typical blur and tilt).  Only the
-tuning families in ``vision_split.TUNING`` are used: the held-out families stay
-unseen so that ``benchmarks/vision_bench.py`` measures what a new deck gets.
-Needs the Debian ``gnome-cards-data`` designs and ``rsvg-convert``.
+Writes ``vision/data/glyph_model.npz`` (the rank and suit classifiers used when
+no deck profile is given, see ``vision/glyph_model.py``) and
+``vision/data/generic.npz`` (the older averaged-template profile, kept for
+``vision.generic_profile()``).
+
+Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
+640x480 camera frames, clean/normal/hard) so they carry its segmentation
+quirks.  Sources, all *tuning* only (``vision_split.TUNING_FAMILIES``):
+
+* the gnome designs of the tuning families, non-standard courts labelled ``?``;
+* the built-in renderer in every Hershey font but COMPLEX (the held-out
+  ``four_color`` style's font), standard and with foreign letters and suits;
+* synthetic faces in the system's TrueType fonts (``vision_fontdeck.py``);
+* junk: whatever the splitter finds on card backs, empty tables, mostly
+  covered cards and inside card bodies (pips, art) - class ``?``.
+
+A frame glyph is kept as an example of its label only when it still correlates
+with the same face's clean glyph (so a mis-split corner does not teach that a
+pip is a "7"); a glyph that does not resemble it at all becomes a ``?``.  Each
+kept glyph is also augmented (turn, stretch, thinner/bolder strokes, blur,
+lower resolution, noise).  Then one small perceptron per task is trained with
+NumPy (Adam, cross-entropy).  ``--validate`` holds out a few groups (two gnome
+families, one TrueType font, one Hershey font) and prints, per acceptance
+threshold, how many held-out corners would be answered and how many wrongly:
+that is how the shipped thresholds were chosen.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -21,82 +45,406 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_split import TUNING, is_standard, open_design, standard_codes  # noqa: E402
+from vision_fontdeck import FONTS, font_faces  # noqa: E402
+from vision_split import TUNING, TUNING_FAMILIES, is_standard, open_design  # noqa: E402
 
-from hardware_sim.camera import make_frame  # noqa: E402
-from hardware_sim.cards import CARD_CODES  # noqa: E402
-from hardware_sim.cards.builtin import NONSTANDARD_DECKS, nonstandard_cards  # noqa: E402
-from vision.calibrate import card_glyphs  # noqa: E402
-from vision.index import IndexGlyphs  # noqa: E402
-from vision.profile import (  # noqa: E402
-    DeckProfile,
-    build_profile,
-    foreign_templates,
-    merge_profiles,
+from hardware_sim.camera.frames import render_scene, sample_scene  # noqa: E402
+from hardware_sim.cards import CARD_CODES, BuiltinDeck  # noqa: E402
+from hardware_sim.cards.builtin import (  # noqa: E402
+    NONSTANDARD_DECKS,
+    nonstandard_cards,
+    render_nonstandard,
+    with_changes,
 )
+from hardware_sim.cards.gnome import families  # noqa: E402
+from vision.calibrate import card_glyphs  # noqa: E402
+from vision.glyph_model import (  # noqa: E402
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    GlyphModel,
+    Mlp,
+    features,
+)
+from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
-OUT = Path(__file__).resolve().parent.parent / "vision" / "data" / "generic.npz"
+DATA = Path(__file__).resolve().parent.parent / "vision" / "data"
+CACHE = Path("/tmp/pontoon-glyph-cache.npz")
+#: groups left out by --validate
+VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
+              "hershey:6")
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX,
+           cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL,
+           cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC,
+           cv2.FONT_HERSHEY_DUPLEX | cv2.FONT_ITALIC, cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC)
+PRESETS = ("clean", "normal", "normal", "hard")
+Face = tuple[np.ndarray, np.ndarray, str, str]  # face, alpha, rank label, suit label
+
+
+# --- sources -------------------------------------------------------------------------
+
+def gnome_sources() -> Iterator[tuple[str, list[Face], np.ndarray | None]]:
+    names = [n for fam in TUNING_FAMILIES for n in families().get(fam, [])]
+    for name in sorted(set(names) | {n for n in TUNING if not n.startswith("builtin")}):
+        deck = open_design(name)
+        faces = []
+        for code in CARD_CODES:
+            rank = code[0] if is_standard(name, code) else "?"
+            faces.append((deck.face(code), deck.mask(code), rank, code[1]))
+        fam = "builtin" if name.startswith("builtin") else name
+        yield f"gnome:{_family(fam)}", faces, deck.back()
+
+
+def _family(name: str) -> str:
+    from vision_split import family
+
+    return family(name)
+
+
+def builtin_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face], np.ndarray]]:
+    for style in ("classic", "modern", "duplex"):
+        deck = BuiltinDeck(style)
+        faces = [(deck.face(c), deck.mask(c), c[0], c[1]) for c in CARD_CODES]
+        yield f"builtin:{style}", faces, deck.back()
+    for font in HERSHEY:
+        st = with_changes(
+            "classic", name=f"hershey{font}", font=font,
+            stroke=float(rng.uniform(0.03, 0.12)), index_height=float(rng.uniform(0.1, 0.15)),
+            index_max_width=float(rng.uniform(0.12, 0.17)),
+            index_pip=float(rng.uniform(0.07, 0.095)),
+        )
+        deck = BuiltinDeck(st)
+        faces = [(deck.face(c), deck.mask(c), c[0], c[1]) for c in CARD_CODES]
+        mask = deck.mask(None)
+        foreign = ["B", "D", "U", "O", "X", "V", "R", "F", "H", "C", "P", "E", "L", "N", "W",
+                   "M", "T"]
+        for label in foreign:
+            suit = ("hearts", "diamonds", "clubs", "spades")[int(rng.integers(0, 4))]
+            faces.append((render_nonstandard("bdk", label, suit, style=st), mask, "?",
+                          "CDHS"[["clubs", "diamonds", "hearts", "spades"].index(suit)]))
+        for deck_name in ("german", "swiss"):
+            spec = NONSTANDARD_DECKS[deck_name]["suits"]
+            assert isinstance(spec, dict)
+            for suit, (shape, _) in spec.items():
+                if shape in ("heart", "diamond", "club", "spade"):
+                    continue
+                label = "A23456789TJQK"[int(rng.integers(0, 13))]
+                text = "10" if label == "T" else label
+                faces.append((render_nonstandard(deck_name, text, suit, style=st), mask,
+                              label, "?"))
+        yield f"hershey:{font}", faces, deck.back()
+    # The simulator's own non-standard decks, classic style (the benchmark uses modern).
+    for deck_name in NONSTANDARD_DECKS:
+        spec = NONSTANDARD_DECKS[deck_name]["suits"]
+        assert isinstance(spec, dict)
+        faces = []
+        mask = BuiltinDeck("classic").mask(None)
+        for label, face, must in nonstandard_cards(deck_name, style="classic"):
+            if not must:
+                continue
+            lab, suit = label.split(":")[1].split("-")
+            shape = spec[suit][0]
+            french = {"heart": "H", "diamond": "D", "club": "C", "spade": "S"}
+            std_rank = {"7", "8", "9", "10", "K", "6"}
+            rank = ("T" if lab == "10" else lab) if lab in std_rank else "?"
+            faces.append((face, mask, rank, french.get(shape, "?")))
+        yield f"builtin:{deck_name}", faces, BuiltinDeck("classic").back()
+
+
+def ttf_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face], None]]:
+    for st in FONTS:
+        faces = font_faces(st, rng, four_colour=rng.random() < 0.25)
+        faces += font_faces(st, rng, foreign=True)
+        yield f"ttf:{st.family}/{st.weight}/{st.italic}", faces, None
+
+
+# --- glyph collection ----------------------------------------------------------------
+
+def frame_of(face: np.ndarray | None, alpha: np.ndarray | None, rng: np.random.Generator,
+             preset: str, kind: str = "card") -> np.ndarray:
+    aspect = face.shape[0] / face.shape[1] if face is not None else 1.4
+    scene = sample_scene(rng, preset=preset, kind=kind, aspect=aspect)
+    return render_scene(scene, face, rng, alpha)
+
+
+def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[IndexGlyphs]:
+    """Glyph pairs the splitter would find in a card's body: pips, art, frame lines."""
+    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    out = []
+    for _ in range(n):
+        x = int(rng.integers(18, CARD_W - CROP_W))
+        y = int(rng.integers(30, CARD_H - CROP_H - 10))
+        patch = np.ascontiguousarray(card[y : y + CROP_H, x : x + CROP_W])
+        if rng.random() < 0.5:
+            patch = np.ascontiguousarray(patch[::-1, ::-1])
+        g = read_patch(patch)
+        if g is not None:
+            out.append(g)
+    return out
+
+
+def collect(frames: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    rank_x: list[np.ndarray] = []
+    rank_y: list[str] = []
+    rank_g: list[str] = []
+    suit_x: list[np.ndarray] = []
+    suit_y: list[str] = []
+    suit_g: list[str] = []
+    kept = Counter[str]()
+
+    def add(kind: str, ink: np.ndarray, label: str, group: str) -> None:
+        if ink.size == 0 or min(ink.shape) < 2:
+            return
+        (rank_x if kind == "rank" else suit_x).append(ink)
+        (rank_y if kind == "rank" else suit_y).append(label)
+        (rank_g if kind == "rank" else suit_g).append(group)
+
+    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng))
+    for group, faces, back in sources:
+        t = time.perf_counter()
+        for face, alpha, rl, sl in faces:
+            clean = card_glyphs(face)
+            if not clean:
+                kept["face unreadable"] += 1
+                continue
+            for g in clean:
+                add("rank", g.rank_ink, rl, group)
+                add("suit", g.suit_ink, sl, group)
+            for _ in range(frames):
+                img = frame_of(face, alpha, rng, PRESETS[int(rng.integers(0, len(PRESETS)))])
+                for g in card_glyphs(img):
+                    r = max(float(c.rank @ g.rank) for c in clean)
+                    s = max(float(c.suit @ g.suit) for c in clean)
+                    if r >= 0.6:
+                        add("rank", g.rank_ink, rl, group)
+                        kept["rank kept"] += 1
+                    elif r < 0.25:
+                        add("rank", g.rank_ink, "?", group)
+                        kept["rank junk"] += 1
+                    else:
+                        kept["rank dropped"] += 1
+                    if s >= 0.6:
+                        add("suit", g.suit_ink, sl, group)
+                    elif s < 0.25:
+                        add("suit", g.suit_ink, "?", group)
+            for g in interior_glyphs(face, rng, 2):
+                add("rank", g.rank_ink, "?", group)
+        # junk from frames with no readable index
+        for i in range(12):
+            kind = ("card_back", "mostly_covered", "empty_table")[i % 3]
+            face, alpha = faces[int(rng.integers(0, len(faces)))][:2]
+            if kind == "card_back":
+                if back is None:
+                    continue
+                face, alpha = back, faces[0][1]
+            img = frame_of(None if kind == "empty_table" else face,
+                           None if kind == "empty_table" else alpha, rng,
+                           PRESETS[i % len(PRESETS)], kind)
+            for g in card_glyphs(img):
+                add("rank", g.rank_ink, "?", group)
+                if kind != "mostly_covered":
+                    add("suit", g.suit_ink, "?", group)
+        print(f"  {group:<40} {len(faces):3d} faces  {time.perf_counter() - t:5.1f} s  "
+              f"{dict(kept)}", flush=True)
+    return {
+        "rank_x": _pack(rank_x), "rank_y": np.array(rank_y), "rank_g": np.array(rank_g),
+        "suit_x": _pack(suit_x), "suit_y": np.array(suit_y), "suit_g": np.array(suit_g),
+    }
+
+
+def _pack(inks: list[np.ndarray]) -> np.ndarray:
+    """Variable-size crops as one object-free array: (n, 48, 48) padded plus shapes."""
+    out = np.zeros((len(inks), 50, 50), np.uint8)
+    for i, ink in enumerate(inks):
+        h, w = ink.shape
+        s = min(1.0, 48 / max(h, w))
+        if s < 1.0:
+            ink = cv2.resize(ink, (max(1, round(w * s)), max(1, round(h * s))),
+                             interpolation=cv2.INTER_AREA)
+        h, w = ink.shape
+        out[i, :h, :w] = np.round(ink * 254).astype(np.uint8)
+        out[i, 49, 0], out[i, 49, 1] = h, w
+    return out
+
+
+def _unpack(a: np.ndarray) -> np.ndarray:
+    h, w = int(a[49, 0]), int(a[49, 1])
+    return a[:h, :w].astype(np.float32) / 254
+
+
+# --- augmentation --------------------------------------------------------------------
+
+def augment(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One randomly damaged copy of a glyph crop, re-cropped to its ink."""
+    h, w = ink.shape
+    up = 3
+    pad = max(h, w) // 4 + 2
+    big = cv2.resize(np.pad(ink, pad), ((w + 2 * pad) * up, (h + 2 * pad) * up),
+                     interpolation=cv2.INTER_LINEAR)
+    bh, bw = big.shape
+    m = cv2.getRotationMatrix2D((bw / 2, bh / 2), float(rng.uniform(-8, 8)),
+                                float(rng.uniform(0.9, 1.1)))
+    m[0, :2] *= rng.uniform(0.85, 1.15)  # stretch x
+    m[0, 1] += rng.uniform(-0.15, 0.15)  # shear (slant)
+    big = cv2.warpAffine(big, m, (bw, bh), flags=cv2.INTER_LINEAR)
+    k = int(rng.integers(-2, 3))
+    if k:
+        kernel = np.ones((abs(k) * 2 + 1,) * 2, np.uint8)
+        big = cv2.dilate(big, kernel) if k > 0 else cv2.erode(big, kernel)
+    scale = float(rng.uniform(0.45, 1.0)) / up
+    small = cv2.resize(big, (max(3, round(bw * scale)), max(3, round(bh * scale))),
+                       interpolation=cv2.INTER_AREA)
+    sigma = float(rng.uniform(0, 0.9))
+    if sigma > 0.2:
+        small = cv2.GaussianBlur(small, (0, 0), sigma)
+    small = small * float(rng.uniform(0.6, 1.0)) + rng.normal(0, rng.uniform(0, 0.06),
+                                                               small.shape)
+    small = np.clip(small, 0, 1).astype(np.float32)
+    ys, xs = np.nonzero(small > 0.3 * max(float(small.max()), 1e-3))
+    if len(ys) == 0:
+        return ink
+    crop = small[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return np.where(crop > 0.12, crop, 0).astype(np.float32)
+
+
+def feature_matrix(packed: np.ndarray, rng: np.random.Generator, copies: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Features of every crop plus ``copies`` augmented copies; second array maps rows
+    back to crops."""
+    rows, src = [], []
+    for i, a in enumerate(packed):
+        ink = _unpack(a)
+        rows.append(features(ink))
+        src.append(i)
+        for _ in range(copies):
+            rows.append(features(augment(ink, rng)))
+            src.append(i)
+    return np.stack(rows), np.array(src)
+
+
+# --- training ------------------------------------------------------------------------
+
+def train_mlp(x: np.ndarray, y: np.ndarray, classes: str, *, hidden: int, epochs: int,
+              seed: int) -> Mlp:
+    """Cross-entropy with label smoothing, Adam, weight decay; classes balanced by weight."""
+    rng = np.random.default_rng(seed)
+    mean = x.mean(axis=0)
+    scale = 1.0 / (x.std(axis=0) + 1e-3)
+    z = ((x - mean) * scale).astype(np.float32)
+    n, d = z.shape
+    c = len(classes)
+    counts = np.bincount(y, minlength=c).astype(np.float32)
+    cw = (counts.sum() / np.maximum(counts, 1) / c) ** 0.5
+    params = {
+        "w1": (rng.normal(0, np.sqrt(2 / d), (d, hidden))).astype(np.float32),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": (rng.normal(0, np.sqrt(1 / hidden), (hidden, c))).astype(np.float32),
+        "b2": np.zeros(c, np.float32),
+    }
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v = {k: np.zeros_like(p) for k, p in params.items()}
+    lr, b1, b2, eps, wd, smooth = 2e-3, 0.9, 0.999, 1e-8, 1e-4, 0.03
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        total = 0.0
+        rate = lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        for s in range(0, n, batch):
+            idx = order[s : s + batch]
+            xb, yb = z[idx], y[idx]
+            # input dropout makes the net lean on many features, not a few
+            xb = xb * (rng.random(xb.shape) > 0.1) / 0.9
+            h = xb @ params["w1"] + params["b1"]
+            a = np.maximum(h, 0)
+            lg = a @ params["w2"] + params["b2"]
+            lg -= lg.max(axis=1, keepdims=True)
+            p = np.exp(lg)
+            p /= p.sum(axis=1, keepdims=True)
+            t = np.full_like(p, smooth / c)
+            t[np.arange(len(yb)), yb] += 1 - smooth
+            w = cw[yb][:, None]
+            total += float(-(w * t * np.log(p + 1e-9)).sum())
+            g = w * (p - t) / len(yb)
+            grads = {"w2": a.T @ g, "b2": g.sum(axis=0)}
+            ga = (g @ params["w2"].T) * (h > 0)
+            grads["w1"] = xb.T @ ga
+            grads["b1"] = ga.sum(axis=0)
+            step += 1
+            for k in params:
+                gk = grads[k] + (wd * params[k] if k.startswith("w") else 0)
+                m[k] = b1 * m[k] + (1 - b1) * gk
+                v[k] = b2 * v[k] + (1 - b2) * gk * gk
+                mh = m[k] / (1 - b1**step)
+                vh = v[k] / (1 - b2**step)
+                params[k] -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        if epoch % 5 == 4 or epoch == epochs - 1:
+            print(f"    epoch {epoch + 1:3d}  loss {total / n:.4f}", flush=True)
+    return Mlp(classes, mean.astype(np.float32), scale.astype(np.float32), params["w1"],
+               params["b1"], params["w2"], params["b2"])
+
+
+def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
+    """Held-out corners: accuracy, and answered / wrong per probability threshold."""
+    p = mlp.probs(x)
+    best = p.argmax(axis=1)
+    conf = p.max(axis=1)
+    q = len(mlp.classes) - 1
+    print(f"  {label}: {len(y)} held-out glyphs, top-1 accuracy {np.mean(best == y):.4f}")
+    std = y != q
+    for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98):
+        ans = (best != q) & (conf >= thr)
+        right = ans & (best == y)
+        wrong_std = ans & std & (best != y)
+        foreign_named = ans & ~std
+        print(f"    p>={thr:.2f}: standard answered {right[std].mean():.4f} "
+              f"wrong {wrong_std[std].mean():.4f}  '?' named {foreign_named[~std].mean():.4f}")
+    errs = Counter((mlp.classes[a], mlp.classes[b]) for a, b in zip(y, best, strict=True)
+                   if a != b)
+    print(f"    confusions (truth, read): {errs.most_common(10)}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--frames", type=int, default=2, help="camera frames per card")
+    ap.add_argument("--frames", type=int, default=4, help="camera frames per face")
+    ap.add_argument("--copies", type=int, default=2, help="augmented copies per glyph")
+    ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
+    ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
+    ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
-    parts = []
-    for name in TUNING:
-        deck = open_design(name)
-        samples: dict[str, list[IndexGlyphs]] = {}
-        for code in standard_codes(name):
-            glyphs = card_glyphs(deck.face(code))
-            for _ in range(args.frames):
-                glyphs += card_glyphs(make_frame(deck, code, rng, preset="clean").image)
-            samples[code] = glyphs
-        got = {c: g for c, g in samples.items() if g}
-        print(f"{name}: index read on {len(got)} of {len(samples)} standard cards")
-        parts.append(build_profile(got, name=name, generic=True, average=True, complete=False))
-    parts.append(_foreign(rng))
-    generic = merge_profiles(parts, name="generic")
+    if CACHE.exists() and not args.recollect:
+        with np.load(CACHE) as z:
+            data = {k: z[k] for k in z.files}
+        print(f"glyphs from {CACHE}")
+    else:
+        print("collecting glyphs from tuning sources ...")
+        data = collect(args.frames, args.seed)
+        np.savez_compressed(CACHE, **data)
+    rng = np.random.default_rng(args.seed + 1)
+    models = {}
+    for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):
+        packed, labels, groups = data[f"{task}_x"], data[f"{task}_y"], data[f"{task}_g"]
+        y = np.array([classes.index(str(s)) for s in labels])
+        val = np.isin(groups, VAL_GROUPS) if args.validate else np.zeros(len(y), bool)
+        print(f"{task}: {len(y)} glyphs ({int(val.sum())} held out), "
+              f"per class {dict(Counter(str(s) for s in labels))}")
+        x, src = feature_matrix(packed[~val], rng, args.copies)
+        mlp = train_mlp(x, y[~val][src], classes, hidden=hidden, epochs=args.epochs,
+                        seed=args.seed)
+        if args.validate:
+            xv = np.stack([features(_unpack(a)) for a in packed[val]])
+            report(mlp, xv, y[val], task)
+        models[task] = mlp
+    model = GlyphModel(models["rank"], models["suit"])
+    if args.validate:
+        return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    generic.save(args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes, "
-          f"{len(generic.rank_labels)} rank and {len(generic.suit_labels)} suit templates)")
+    model.save(args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
-
-
-def _foreign(rng: np.random.Generator) -> DeckProfile:
-    """Templates of non-standard glyphs from tuning sources only: the German
-    B/D courts of the tuning designs and the simulator's German, Swiss and B/D/K
-    decks in the ``classic`` style (the benchmark shows them in other styles)."""
-    ranks: list[np.ndarray] = []
-    suits: list[np.ndarray] = []
-    for name in TUNING:
-        if name.startswith("builtin"):
-            continue
-        deck = open_design(name)
-        for code in CARD_CODES:
-            if not is_standard(name, code):
-                for g in card_glyphs(deck.face(code)):
-                    ranks.append(g.rank)
-    for deck_name, spec in NONSTANDARD_DECKS.items():
-        suit_shapes = spec["suits"]
-        assert isinstance(suit_shapes, dict)
-        for label, face, _ in nonstandard_cards(deck_name, style="classic"):
-            lab, suit = label.split(":")[1].split("-")
-            shape = suit_shapes[suit][0]
-            for g in card_glyphs(face):
-                if lab not in STANDARD_LABELS:
-                    ranks.append(g.rank)
-                if shape not in ("heart", "diamond", "club", "spade"):
-                    suits.append(g.suit)
-    print(f"foreign glyphs: {len(ranks)} rank, {len(suits)} suit templates")
-    return foreign_templates(ranks, suits, name="foreign")
-
-
-STANDARD_LABELS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
 
 
 if __name__ == "__main__":

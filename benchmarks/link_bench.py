@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge.device import DeviceCore, RecordingHardware, shoe_identity  # noqa: E402
-from firmware_bridge.device_runner import DeviceRunner, PtyPort  # noqa: E402
-from firmware_bridge.drivers import Shoe  # noqa: E402
-from firmware_bridge.host import CardOut, LinkDown, LinkUp  # noqa: E402
+from firmware_bridge.device import DeviceCore, RecordingHardware, shoe_identity
+from firmware_bridge.device_runner import DeviceRunner, PtyPort
+from firmware_bridge.drivers import Shoe
+from firmware_bridge.host import CardOut, LinkDown, LinkUp
 
 
 @dataclass
@@ -83,7 +83,7 @@ async def _measure(baud: int, corrupt: float, n: int) -> Figures:
             for _ in range(n):
                 emit(runner)
                 await asyncio.sleep(0.01)
-            await asyncio.wait_for(collector, 120)
+            await asyncio.wait_for(collector, 600)
             paced = sorted(latencies)
             # throughput: a burst of n events
             t0 = time.monotonic()
@@ -91,7 +91,7 @@ async def _measure(baud: int, corrupt: float, n: int) -> Figures:
             for _ in range(n):
                 emit(runner)
                 await asyncio.sleep(0)
-            await asyncio.wait_for(collector, 120)
+            await asyncio.wait_for(collector, 600)
             burst_s = time.monotonic() - t0
             cpu = (_cpu() - cpu0) / (time.monotonic() - wall0) * 100
             counters = shoe.counters
@@ -112,7 +112,7 @@ async def _measure(baud: int, corrupt: float, n: int) -> Figures:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=300)
+    parser.add_argument("--events", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="115200 baud, 0 %% only")
     args = parser.parse_args()
     bauds = [115200] if args.quick else [115200, 1_000_000]
@@ -124,7 +124,9 @@ def main() -> int:
     ok = True
     for baud in bauds:
         for rate in rates:
-            f = asyncio.run(_measure(baud, rate, args.events))
+            # a 5 % line is slow by nature: fewer events keep the run short
+            n = args.events if rate < 0.05 else max(20, args.events // 5)
+            f = asyncio.run(_measure(baud, rate, n))
             ok &= f.exactly_once
             print(
                 f"{f.baud:>8} {f.corrupt * 100:>6.0f}% {f.events_per_s:>9.0f} {f.p50_ms:>7.2f} "

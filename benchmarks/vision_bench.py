@@ -180,12 +180,39 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'negatives':<28} frames {neg_total.frames:5d}  answered {100 * answered / n:5.2f} %"
           f"  {dict(neg_kinds.most_common(args.show))}")
     ts = np.array(times)
-    print(f"time per 640x480 frame: median {np.median(ts):.2f} ms  p99 "
-          f"{np.percentile(ts, 99):.2f} ms  max {ts.max():.2f} ms  ({len(ts)} reads, 1 thread)")
+    median, p99 = float(np.median(ts)), float(np.percentile(ts, 99))
+    print(f"time per 640x480 frame: median {median:.2f} ms  p99 "
+          f"{p99:.2f} ms  max {ts.max():.2f} ms  ({len(ts)} reads, 1 thread)")
     for label, t in (("deck profile", deck_total), ("generic", gen_total)):
         print(f"confusions ({label}): {t.confusions.most_common(args.show)}")
         print(f"unsure because ({label}): {t.reasons.most_common(5)}")
+    print()
+    for what, value, ok in _verdicts(deck_total, gen_total, neg_total, median, p99):
+        print(f"  {'meets' if ok else 'MISSES':<6}  {what:<46} {value}")
     return 0
+
+
+def _pct(k: int, n: int) -> float:
+    return 100 * k / max(n, 1)
+
+
+def _verdicts(deck: Tally, gen: Tally, neg: Tally, median: float, p99: float
+              ) -> list[tuple[str, str, bool]]:
+    """The issue's targets, each with the measured figure."""
+    neg_answered = _pct(neg.right + neg.wrong, neg.frames)
+    return [
+        ("deck profile: wrong <= 0.05 % of frames", f"{_pct(deck.wrong, deck.frames):.3f} %",
+         _pct(deck.wrong, deck.frames) <= 0.05),
+        ("deck profile: unsure <= 1 %", f"{_pct(deck.unsure, deck.frames):.2f} %",
+         _pct(deck.unsure, deck.frames) <= 1.0),
+        ("generic: correct >= 98 % of frames", f"{_pct(gen.right, gen.frames):.2f} %",
+         _pct(gen.right, gen.frames) >= 98.0),
+        ("generic: wrong <= 0.5 % of frames", f"{_pct(gen.wrong, gen.frames):.3f} %",
+         _pct(gen.wrong, gen.frames) <= 0.5),
+        ("negatives answered <= 1 %", f"{neg_answered:.2f} %", neg_answered <= 1.0),
+        ("median <= 5 ms per frame", f"{median:.2f} ms", median <= 5.0),
+        ("p99 <= 15 ms per frame", f"{p99:.2f} ms", p99 <= 15.0),
+    ]
 
 
 if __name__ == "__main__":

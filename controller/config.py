@@ -176,10 +176,14 @@ def load_config(path: str | Path) -> TableConfig:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{file}: cannot be read ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{file}: is not UTF-8 text (byte {exc.start})") from exc
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file}: is not valid TOML ({exc})") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{file}: is nested too deeply to be a table's settings") from exc
     return parse_config(data, file=file, base=path.parent)
 
 

@@ -202,7 +202,8 @@ class PanelUx:
             if _find(legal, BankDecide, word="stay"):
                 buttons.add(Button.STICK)
             line2 = "Bank: TWIST/STICK"
-        elif isinstance(need, KittyNeed) and person == banker and choice is not None:
+        elif isinstance(need, KittyNeed | BetweenDeals) and person == banker and choice:
+            # between deals (shoot) the banker may add to the kitty before NEXT
             buttons |= {Button.STAKE_UP, Button.STAKE_DOWN, Button.CONFIRM}
             line2 = f"Kitty {_fmt(amount)}? CONFIRM"
         elif isinstance(need, CardNeed) and need.recipient == person and not need.to_bank:

@@ -37,6 +37,8 @@ DEALER_COMMANDS: dict[str, tuple[str, ...]] = {
     "bank_stay": (),
     "misdeal": ("choice",),  # one of the alarm's "choices" ids
     "decide": ("seat", "decision", "amount"),  # a player's decision on their behalf
+    "sell_bank": ("to", "price"),  # traditional/shoot: the banker sells the bank between deals
+    "stack_top": ("cards",),  # training: these cards were put on top of the shoe, in order
 }
 
 

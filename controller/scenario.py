@@ -9,6 +9,7 @@ emulated shoe and uses the same script to choose which buttons to press.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -85,6 +86,9 @@ class Scenario:
     deals: list[DealSpec]
 
 
+_EXPONENT = re.compile(r"[eE]([+-]?\d+)")
+
+
 def parse_amount(text: Any) -> Amount:
     """``3`` / ``"3"`` / ``2.5`` / ``"2.5"`` -> exact amount; ValueError otherwise."""
     if isinstance(text, bool):
@@ -94,6 +98,11 @@ def parse_amount(text: Any) -> Amount:
     if isinstance(text, float):
         text = repr(text)
     if not isinstance(text, str):
+        raise ValueError(f"not an amount: {text!r}")
+    # Fraction("1e999999999") would compute a billion-digit number: an amount
+    # with an absurd exponent is refused before it can stall the table.
+    exponent = _EXPONENT.search(text)
+    if exponent and len(exponent.group(1).lstrip("+-0")) > 2:
         raise ValueError(f"not an amount: {text!r}")
     try:
         value = Fraction(text.strip())
@@ -145,6 +154,12 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
             raise ScenarioError(f"cannot read {path}: {e.strerror}") from None
         except json.JSONDecodeError as e:
             raise ScenarioError(f"{path} is not valid JSON: {e}") from None
+        except UnicodeDecodeError as e:
+            raise ScenarioError(f"{path} is not UTF-8 text (byte {e.start})") from None
+        except RecursionError:
+            raise ScenarioError(f"{path} is nested too deeply to be a scenario") from None
+        except ValueError as e:  # e.g. an integer of more than 4300 digits
+            raise ScenarioError(f"{path} is not a usable scenario: {e}") from None
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
     known = {"rules", "options", "seed", "players", "banker", "cut", "deals", "name", "comment",
@@ -153,6 +168,8 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
         if key not in known:
             raise ScenarioError(f"unknown scenario key {key!r}")
     preset = data.get("rules", "house")
+    if not isinstance(preset, str):
+        raise ScenarioError(f"rules must be a preset name, not {preset!r}")
     try:
         rules = load_ruleset(preset, data.get("options") or {})
     except RulesetError as e:

@@ -298,22 +298,21 @@ class DeviceCore:
             return self.link.control(MsgType.NO_SESSION) if self.polled else b""
         if not self.session:
             return self.link.control(MsgType.NO_SESSION)
-        deliver = self.link.on_frame(header, now)
         idle = MsgType.ACK
         idle_body = b""
-        if deliver:
-            if header.type == MsgType.PING:
+        for h, body in self.link.on_frame(header, frame.body, now):
+            if h.type == MsgType.PING:
                 try:
-                    token = Ping.decode(frame.body).token
+                    token = Ping.decode(body).token
                 except BodyError:
                     self.counters.bad_bodies += 1
                     token = 0
                 idle, idle_body = MsgType.PONG, self._pong(token, now)
                 if not self.polled:
                     self.link.send_control(idle, idle_body)
-            elif header.sequenced:
-                self._execute(header.seq, header.type, frame.body, now)
-            elif header.type != MsgType.ACK:
+            elif h.sequenced:
+                self._execute(h.seq, h.type, body, now)
+            elif h.type != MsgType.ACK:
                 self.counters.unknown_types += 1
         if self.link.failure:
             self._drop_session(self.link.failure)

@@ -443,14 +443,14 @@ class HostSession:
         if self.state not in (State.SYNCING, State.UP):
             return  # leftovers of an earlier session
         self._last_heard = now
-        deliver = self.link.on_frame(header, now)
-        if not deliver:
-            return
-        try:
-            self._dispatch(header.type, frame.body, now)
-        except BodyError as exc:
-            self.counters.bad_bodies += 1
-            log.warning("%s: bad %s body: %s", self.name, _type_name(header.type), exc)
+        for h, body in self.link.on_frame(header, frame.body, now):
+            if self.state not in (State.SYNCING, State.UP):
+                return  # a NO_SESSION ended the session mid-batch
+            try:
+                self._dispatch(h.type, body, now)
+            except BodyError as exc:
+                self.counters.bad_bodies += 1
+                log.warning("%s: bad %s body: %s", self.name, _type_name(h.type), exc)
 
     def _dispatch(self, mtype: int, body: bytes, now: float) -> None:
         if mtype == MsgType.EVENT:

@@ -103,6 +103,7 @@ class Link:
         self._queue: deque[_Outgoing] = deque()
         self._unacked: deque[_Outgoing] = deque()
         self._out = bytearray()
+        self._held: dict[int, tuple[Header, bytes]] = {}
         self.ack_owed = False
         self._silent_timeouts = 0
         #: why the link gave up, once it has; the owner resets it
@@ -116,6 +117,7 @@ class Link:
         self.expected = 0
         self._queue.clear()
         self._unacked.clear()
+        self._held.clear()
         self.ack_owed = False
         self._silent_timeouts = 0
         self.failure = None
@@ -228,34 +230,65 @@ class Link:
 
     # --- receiving -----------------------------------------------------------------
 
-    def on_frame(self, header: Header, now: float) -> bool:
-        """Account for a valid frame from the peer; True if it is to be delivered.
+    def on_frame(self, header: Header, body: bytes, now: float) -> list[tuple[Header, bytes]]:
+        """Account for a valid frame from the peer; returns what to deliver, in order.
 
-        Unsequenced frames are always delivered (their meaning is the
-        caller's); a sequenced frame only when it is the very next one.
+        An unsequenced frame is delivered as it comes (its meaning is the
+        caller's); a sequenced one only in sequence.  A frame up to
+        ``window - 1`` ahead of the expected one is held back and delivered
+        when the gap is filled, so one lost frame does not cost its followers.
         """
         self.counters.frames_received += 1
         self._silent_timeouts = 0
-        self._process_ack(header.ack, now)
+        if not self._process_ack(header.ack, now):
+            self._maybe_fast_retransmit(now)
         if not header.sequenced:
-            return True
+            return [(header, body)]
         self.ack_owed = True
-        if header.seq == self.expected:
+        ahead = (header.seq - self.expected) & 0xFF
+        if ahead == 0:
+            out = [(header, body)]
             self.expected = (self.expected + 1) & 0xFF
-            return True
-        if 0 < (self.expected - header.seq) & 0xFF <= 128:
+            while self.expected in self._held:
+                out.append(self._held.pop(self.expected))
+                self.expected = (self.expected + 1) & 0xFF
+            return out
+        if ahead < self.window:
+            if header.seq in self._held:
+                self.counters.duplicates += 1
+            else:
+                self.counters.out_of_order += 1
+                self._held[header.seq] = (header, body)
+        elif ahead >= 128:
             self.counters.duplicates += 1
         else:
             self.counters.out_of_order += 1
-        return False
+        return []
 
-    def _process_ack(self, ack: int, now: float) -> None:
+    def _process_ack(self, ack: int, now: float) -> bool:
+        """Apply a cumulative ack; False if it acknowledged nothing."""
         if not self._unacked:
-            return
+            return True
         n = (ack - self._unacked[0].seq) & 0xFF
         if not 0 < n <= len(self._unacked):
-            return
+            return False
         for _ in range(n):
             item = self._unacked.popleft()
             if item.sends == 1:  # Karn: only unambiguous samples
                 self.counters.note_rtt(now - item.sent_at)
+        return True
+
+    def _maybe_fast_retransmit(self, now: float) -> None:
+        """A frame from the peer that still does not acknowledge our oldest frame,
+        although that frame had time for a round trip twice over: it was lost,
+        so resend now rather than wait for the timer (a serial line keeps order,
+        so this is not a guess about reordering)."""
+        if self.polled or not self._unacked:
+            return
+        rtt = self.counters.rtt_avg
+        if rtt is None:
+            rtt = self.config.rto_initial
+        oldest = self._unacked[0]
+        if now - oldest.sent_at > max(2 * rtt, 0.005):
+            # only the oldest: the peer holds what came after it (selective)
+            self._out += self._send(oldest, now)

@@ -17,18 +17,21 @@ import numpy.typing as npt
 
 from vision.cards import FOREIGN, is_red
 from vision.detect import find_card
+from vision.glyph_model import GlyphModel, features, glyph_model
 from vision.index import IndexGlyphs, corner_patches, read_patch
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
     DeckProfile,
-    generic_profile,
     load_profile,
 )
 
 #: Redness (red minus the larger of green and blue, relative to the paper) of
 #: ink that is certainly red / certainly black.
 RED_INK, BLACK_INK = 0.22, 0.12
+#: How far blue (green) must stand above the other channels for a four-colour
+#: deck's blue diamonds (green clubs).
+FOUR_COLOUR_INK = 0.12
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,14 @@ def _best(scores: npt.NDArray[np.float32]) -> tuple[int, float, float]:
 
 class Recognizer:
     """Reads one card per frame.  ``profile``: a DeckProfile, a path to one, or
-    None for the generic profile shipped with the package."""
+    None for a deck without one: then the generic glyph classifier shipped with
+    the package (``vision.glyph_model``) reads the index."""
 
     def __init__(self, profile: DeckProfile | str | Path | None = None) -> None:
-        if profile is None:
-            profile = generic_profile()
-        elif not isinstance(profile, DeckProfile):
+        if profile is not None and not isinstance(profile, DeckProfile):
             profile = load_profile(profile)
-        self.profile = profile
+        self.profile: DeckProfile | None = profile
+        self.model: GlyphModel | None = glyph_model() if profile is None else None
 
     def glyphs(self, frame: npt.NDArray[np.uint8]) -> list[IndexGlyphs] | None:
         """The index corners read from ``frame``; None when no card outline is found."""
@@ -90,6 +93,8 @@ class Recognizer:
         return out
 
     def _vote(self, g: IndexGlyphs) -> _CornerVote:
+        if self.profile is None:
+            return self._classify(g)
         p = self.profile
         t = p.thresholds
         ri, rs, rr = _best(p.rank_scores(g.rank))
@@ -119,8 +124,28 @@ class Recognizer:
         conf = float(np.clip(0.5 + slack, 0.0, 1.0))
         return _CornerVote(card, conf, problem)
 
+    def _classify(self, g: IndexGlyphs) -> _CornerVote:
+        """A corner read by the generic classifier: probabilities, not templates."""
+        m = self.model
+        assert m is not None
+        pr = m.rank.probs(features(g.rank_ink))
+        ps = m.suit.probs(features(g.suit_ink))
+        ri, si = int(np.argmax(pr)), int(np.argmax(ps))
+        rank, suit = m.rank.classes[ri], m.suit.classes[si]
+        card = rank + suit
+        conf = float(min(pr[ri], ps[si]))
+        if FOREIGN in card:
+            problem = "not a standard index (another kind of deck?)"
+        elif pr[ri] < m.min_rank_prob:
+            problem = "rank ambiguous"
+        elif ps[si] < m.min_suit_prob:
+            problem = "suit ambiguous"
+        else:
+            problem = self._colour_problem(g, suit)
+        return _CornerVote(card, conf, problem)
+
     def _colour_problem(self, g: IndexGlyphs, suit: str) -> str:
-        colours = self.profile.suit_colours
+        colours = self.profile.suit_colours if self.profile is not None else {}
         if colours:
             # Nearest learned ink colour must belong to the same colour group.
             c = np.array(g.colour)
@@ -132,10 +157,15 @@ class Recognizer:
             return "" if same_ink < 0.15 else "ink colour does not match the suit"
         red = g.redness
         b, gr, r = g.colour
-        if is_red(suit):
-            # Red, not orange or pink: a German "bells" pip is yellow-orange.
-            red_enough = red >= RED_INK and max(b, gr) <= 0.6 * r
+        # Red, not orange or pink: a German "bells" pip is yellow-orange.
+        red_enough = red >= RED_INK and max(b, gr) <= 0.6 * r
+        if suit == "H" or (suit == "D" and self.profile is not None):
             return "" if red_enough else "ink colour does not match the suit"
+        if suit == "D":
+            # Without a profile a diamond may also be a four-colour deck's blue one.
+            blue = b - max(gr, r) >= FOUR_COLOUR_INK
+            return "" if red_enough or blue else "ink colour does not match the suit"
+        # Clubs and spades: dark, or (clubs of a four-colour deck) green; never red.
         return "" if red <= BLACK_INK else "ink colour does not match the suit"
 
     def read(self, frame: npt.NDArray[np.uint8]) -> Reading:

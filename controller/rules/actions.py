@@ -7,6 +7,7 @@ the live table, the simulator and ``replay`` all ask the same question.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
@@ -273,7 +274,8 @@ class LegalAction:
     minimum: Amount | None = None
     maximum: Amount | None = None
     halves: bool = False
-    cards: frozenset[Card] | None = None
+    #: a ``frozenset`` or, from the engine, a :class:`~.cards.CardSet` (equal to it)
+    cards: AbstractSet[Card] | None = None
     names: tuple[str, ...] | None = None
 
     def accepts(self, action: Action) -> bool:
@@ -304,3 +306,36 @@ class LegalAction:
             if amount < self.minimum or (self.maximum is not None and amount > self.maximum):
                 return False
         return True
+
+
+_FAMILY_FIELDS = ("kind", "player", "word", "minimum", "maximum", "halves", "cards", "names")
+_SET = tuple(LegalAction.__dict__[f].__set__ for f in _FAMILY_FIELDS)
+
+
+def make_family(
+    kind: type[Any],
+    player: str | None = None,
+    word: str | None = None,
+    minimum: Amount | None = None,
+    maximum: Amount | None = None,
+    halves: bool = False,
+    cards: AbstractSet[Card] | None = None,
+    names: tuple[str, ...] | None = None,
+) -> LegalAction:
+    """``LegalAction(...)`` for the engine's hot path.
+
+    The frozen dataclass ``__init__`` goes through ``object.__setattr__`` per
+    field and cost more than the rest of a card step; writing the slots
+    directly makes the very same (equal, frozen) object three times faster.
+    """
+    la: LegalAction = object.__new__(LegalAction)
+    k, p, w, lo, hi, hv, cs, ns = _SET
+    k(la, kind)
+    p(la, player)
+    w(la, word)
+    lo(la, minimum)
+    hi(la, maximum)
+    hv(la, halves)
+    cs(la, cards)
+    ns(la, names)
+    return la

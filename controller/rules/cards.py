@@ -8,6 +8,10 @@ cheap to copy and compare.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
+from typing import Any
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 
@@ -82,3 +86,63 @@ CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 NAMES: tuple[str, ...] = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52))
 VALUES: tuple[int, ...] = tuple(_RANK_VALUE[i >> 2] for i in range(52))
 _BY_NAME: dict[str, Card] = {NAMES[i]: CARDS[i] for i in range(52)}
+
+
+class CardSet(AbstractSet[Card]):
+    """An immutable set of distinct cards kept as a 52-bit mask.
+
+    ``legal_actions`` offers "any card still in the pack" at every card need;
+    building a ``frozenset`` of up to 52 ``Card`` objects each time cost more
+    than dealing the card.  The pack keeps this mask up to date as cards come
+    and go, so offering the set is one object; it compares equal to (and hashes
+    like) the ``frozenset`` of the same cards.
+    """
+
+    __slots__ = ("_mask",)
+
+    def __init__(self, mask: int = 0) -> None:
+        self._mask = mask
+
+    @classmethod
+    def of(cls, cards: Iterable[int]) -> CardSet:
+        mask = 0
+        for c in cards:
+            mask |= 1 << CARDS[c]
+        return cls(mask)
+
+    @property
+    def mask(self) -> int:
+        return self._mask
+
+    def __contains__(self, card: object) -> bool:
+        t = type(card)
+        if t is Card or t is int:
+            return 0 <= card < 52 and (self._mask >> card) & 1 == 1  # type: ignore[operator]
+        return card in frozenset(self)  # what a frozenset would say (bool, float...)
+
+    def __iter__(self) -> Iterator[Card]:
+        mask = self._mask
+        return (CARDS[i] for i in range(52) if (mask >> i) & 1)
+
+    def __len__(self) -> int:
+        return self._mask.bit_count()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self._mask == other._mask
+        if isinstance(other, AbstractSet):
+            return len(self) == len(other) and all(c in other for c in self)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self))
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Any]) -> frozenset[Any]:
+        return frozenset(it)
+
+    def __repr__(self) -> str:
+        return f"CardSet({[NAMES[c] for c in self]!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (CardSet, (self._mask,))

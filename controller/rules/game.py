@@ -38,8 +38,9 @@ from .actions import (
     StakeNeed,
     StartDeal,
     VoidDeal,
+    make_family,
 )
-from .cards import CARDS, NAMES, VALUES, Card
+from .cards import CARDS, NAMES, VALUES, Card, CardSet
 from .pack import Pack, PackError
 from .ruleset import Ruleset, ruleset_from_dict, ruleset_to_dict
 
@@ -63,7 +64,16 @@ def _half(amount: Amount | None, what: str, player: str | None = None, whole: bo
 
 def units(h: int) -> int | Fraction:
     """Half units back to table units (``int`` when whole)."""
+    if 0 <= h < _UNITS_KNOWN:
+        return _UNITS[h]
     return h // 2 if h % 2 == 0 else Fraction(h, 2)
+
+
+#: ``units`` of the usual amounts, made once (``Fraction()`` is slow to build)
+_UNITS_KNOWN = 4096
+_UNITS: tuple[int | Fraction, ...] = tuple(
+    h // 2 if h % 2 == 0 else Fraction(h, 2) for h in range(_UNITS_KNOWN)
+)
 
 
 def _out(h: int) -> int | float:
@@ -273,7 +283,10 @@ class GameState:
     view methods; change it only with ``apply``."""
 
     __slots__ = (
+        "_legal",
         "_need",
+        "_ranges",
+        "_words",
         "balances",
         "banker",
         "counted",
@@ -311,7 +324,21 @@ class GameState:
         self.keep_results = True
         self.sale: dict[str, Any] | None = None
         self.cut: dict[str, Any] | None = None
+        self._clear()
+        self._words = _rule_words(rules)
+
+    def _clear(self) -> None:
+        """Forget what was worked out for the previous version of the state.
+
+        ``pending`` and ``legal_actions`` are asked several times per action
+        (the table, the panels, the display); the answers are kept until the
+        next successful ``apply`` so each is worked out once.
+        """
+        #: the need, the families of legal actions, and for a decision the
+        #: legal words with their amount ranges (half units, None: no amount)
         self._need: Need | None = None
+        self._legal: tuple[LegalAction, ...] | None = None
+        self._ranges: dict[str, tuple[int, int] | None] | None = None
 
     # -- convenience views ---------------------------------------------------------
     @property
@@ -459,7 +486,8 @@ class GameState:
         s.keep_results = d["keep_results"]
         s.sale = d["sale"]
         s.cut = d["cut"]
-        s._need = None
+        s._clear()
+        s._words = _rule_words(s.rules)
         return s
 
     @classmethod
@@ -517,42 +545,90 @@ def _seat_of(d: Deal, si: int) -> str:
     return d.banker if si < 0 else d.seats[si]
 
 
+#: Needs and families are immutable values that recur all game long (the same
+#: seat, hand and word again and again); building a frozen dataclass costs
+#: more than a dictionary look-up, so they are made once and shared.
+_MADE: dict[tuple[Any, ...], Any] = {}
+_MADE_MOST = 20_000
+
+
+def _keep(key: tuple[Any, ...], value: Any) -> Any:
+    if len(_MADE) >= _MADE_MOST:  # names come and go on a long-running table
+        _MADE.clear()
+    _MADE[key] = value
+    return value
+
+
+def _card_need(recipient: str, hand: int, up: bool, to_bank: bool, purpose: str) -> CardNeed:
+    key = (CardNeed, recipient, hand, up, to_bank, purpose)
+    need: CardNeed | None = _MADE.get(key)
+    if need is None:
+        need = _keep(key, CardNeed(recipient, hand, up, to_bank, purpose))
+    return need
+
+
 def _compute_need(s: GameState) -> Need:
+    phase = s.phase
+    if phase == "deal":
+        d = s.deal
+        assert d is not None
+        if d.queue:
+            si, hi, up = d.queue[0]
+            if si < 0:
+                return _card_need(d.banker, 0, up, True, "deal")
+            return _card_need(d.seats[si], hi + 1, up, False, "deal")
+        step = d.step
+        if step == "play":
+            words = tuple(_decision_ranges(s))
+            key: tuple[Any, ...] = (DecisionNeed, d.seats[d.seat_i], d.hand_i + 1, words)
+            need: Need | None = _MADE.get(key)
+            if need is None:
+                need = _keep(key, DecisionNeed(key[1], key[2], words))
+            return need
+        r = s.rules
+        if step == "stakes":
+            waiting = tuple(p for p, done in zip(d.seats, d.staked, strict=False) if not done)
+            key = (StakeNeed, waiting, r.min_stake, r.max_stake)
+            need = _MADE.get(key)
+            if need is None:
+                need = _keep(key, StakeNeed(waiting[0], r.min_stake, r.max_stake, waiting))
+            return need
+        if step == "shoots":
+            return ShootNeed(d.seats[d.shoot_i], units(_shoot_room(s, d)))
+        if step == "bank":
+            words = ("draw", "stay") if len(d.bank.cards) < 5 else ("stay",)
+            return BankNeed(d.banker, words)
+        raise AssertionError(f"no need in step {d.step}")  # pragma: no cover
     r = s.rules
-    if s.phase == "over":
+    if phase == "over":
         return GameOver(tuple(s.winners()))
-    if s.phase == "cut":
+    if phase == "cut":
         assert s.cut is not None
         who = s.cut["contenders"][len(s.cut["cards"])]
-        return CardNeed(who, 0, True, purpose="cut")
-    if s.phase == "between":
-        assert s.banker is not None
-        can_sell = r.bank_sale and len(s.players) > 1
-        if s.kitty_needed:
-            return KittyNeed(s.banker, r.min_stake, r.max_stake, can_sell)
-        return BetweenDeals(s.banker, s.entries + 1, can_sell, r.shoot_bets)
-    d = s.deal
-    assert d is not None
-    if d.queue:
-        si, hi, up = d.queue[0]
-        if si < 0:
-            return CardNeed(d.banker, 0, up, to_bank=True)
-        return CardNeed(d.seats[si], hi + 1, up)
-    if d.step == "stakes":
-        waiting = tuple(p for p, done in zip(d.seats, d.staked, strict=False) if not done)
-        return StakeNeed(waiting[0], r.min_stake, r.max_stake, waiting)
-    if d.step == "shoots":
-        return ShootNeed(d.seats[d.shoot_i], units(_shoot_room(s, d)))
-    if d.step == "play":
+        return _card_need(who, 0, True, False, "cut")
+    assert phase == "between" and s.banker is not None
+    can_sell = r.bank_sale and len(s.players) > 1
+    if s.kitty_needed:
+        return KittyNeed(s.banker, r.min_stake, r.max_stake, can_sell)
+    return BetweenDeals(s.banker, s.entries + 1, can_sell, r.shoot_bets)
+
+
+def _decision_ranges(s: GameState) -> dict[str, tuple[int, int] | None]:
+    """The legal words of the hand in play with their amount ranges (half
+    units; None: the word takes no amount), worked out once per state version
+    and shared by ``pending``, ``legal_actions`` and ``apply``."""
+    ranges = s._ranges
+    if ranges is None:
+        d = s.deal
+        assert d is not None
         h = d.hands[d.seat_i][d.hand_i]
-        words = tuple(
-            w for w in _rule_words(r) if not isinstance(_word_range(s, d, h, w), str)
-        )
-        return DecisionNeed(d.seats[d.seat_i], d.hand_i + 1, words)
-    if d.step == "bank":
-        words = ("draw", "stay") if len(d.bank.cards) < 5 else ("stay",)
-        return BankNeed(d.banker, words)
-    raise AssertionError(f"no need in step {d.step}")  # pragma: no cover
+        ranges = {}
+        for w in s._words:
+            rng = _word_range(s, d, h, w)
+            if type(rng) is not str:
+                ranges[w] = rng  # type: ignore[assignment]
+        s._ranges = ranges
+    return ranges
 
 
 # ---------------------------------------------------------------------------- legality
@@ -700,56 +776,85 @@ def _word_range(s: GameState, d: Deal, h: Hand, word: str) -> tuple[int, int] | 
 
 def legal_actions(state: GameState) -> list[LegalAction]:
     """Exactly the actions ``apply`` accepts now, with amount ranges."""
-    s = state
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = _compute_legal(state)
+    return list(legal)
+
+
+_VOID = LegalAction(VoidDeal)
+_STACK = LegalAction(StackTop)
+_START = LegalAction(StartDeal)
+_DEAL_FAMILIES: dict[int, LegalAction] = {}
+
+
+def _family(
+    kind: type[Any],
+    player: str | None = None,
+    word: str | None = None,
+    minimum: Amount | None = None,
+    maximum: Amount | None = None,
+    halves: bool = False,
+) -> LegalAction:
+    key = (LegalAction, kind, player, word, minimum, maximum, halves)
+    la: LegalAction | None = _MADE.get(key)
+    if la is None:
+        la = _keep(key, make_family(kind, player, word, minimum, maximum, halves))
+    return la
+
+
+def _deal_family(mask: int) -> LegalAction:
+    """Deal any card still in the pack; one family per set of cards present
+    (with six decks that set hardly ever changes)."""
+    la = _DEAL_FAMILIES.get(mask)
+    if la is None:
+        if len(_DEAL_FAMILIES) >= 256:
+            _DEAL_FAMILIES.clear()
+        la = _DEAL_FAMILIES[mask] = make_family(DealCard, cards=CardSet(mask))
+    return la
+
+
+def _compute_legal(s: GameState) -> tuple[LegalAction, ...]:
     r = s.rules
     need = pending(s)
-    out: list[LegalAction] = []
-    others = tuple(p for p in s.players if p != s.banker)
-    if isinstance(need, CardNeed):
-        out.append(LegalAction(DealCard, cards=frozenset(CARDS[c] for c in set(s.pack._cards))))
-    elif isinstance(need, StakeNeed):
-        for p in need.waiting:
-            out.append(LegalAction(PlaceStake, player=p, minimum=r.min_stake, maximum=r.max_stake))
-    elif isinstance(need, ShootNeed):
-        out.append(LegalAction(PlaceShoot, player=need.player, minimum=0, maximum=need.maximum))
-    elif isinstance(need, DecisionNeed):
-        d = s.deal
-        assert d is not None
-        h = d.hands[d.seat_i][d.hand_i]
-        for w in need.words:
-            rng = _word_range(s, d, h, w)
-            assert not isinstance(rng, str)
+    t = type(need)
+    out: list[LegalAction]
+    if t is CardNeed:
+        out = [_deal_family(s.pack._mask)]
+    elif t is DecisionNeed:
+        player = need.player  # type: ignore[union-attr]
+        out = []
+        for w, rng in _decision_ranges(s).items():
             if rng is None:
-                out.append(LegalAction(Decide, player=need.player, word=w))
+                out.append(_family(Decide, player, w))
             else:
-                out.append(
-                    LegalAction(
-                        Decide,
-                        player=need.player,
-                        word=w,
-                        minimum=units(rng[0]),
-                        maximum=units(rng[1]),
-                        halves=w == "insurance",
-                    )
-                )
-    elif isinstance(need, BankNeed):
-        for w in need.words:
-            out.append(LegalAction(BankDecide, word=w))
-    elif isinstance(need, KittyNeed | BetweenDeals):
-        if isinstance(need, KittyNeed):
-            out.append(LegalAction(PutKitty, minimum=need.minimum, maximum=need.maximum))
-        else:
-            out.append(LegalAction(StartDeal))
-            out.append(LegalAction(StackTop))
-            if need.can_add_kitty:
-                out.append(LegalAction(PutKitty, minimum=1, maximum=None))
-        if need.can_sell:
-            out.append(LegalAction(SellBank, minimum=0, maximum=None, names=others))
+                halves = w == "insurance"
+                out.append(_family(Decide, player, w, units(rng[0]), units(rng[1]), halves))
+    elif t is StakeNeed:
+        lo, hi = r.min_stake, r.max_stake
+        out = [_family(PlaceStake, p, None, lo, hi) for p in need.waiting]  # type: ignore[union-attr]
+    elif t is ShootNeed:
+        out = [_family(PlaceShoot, need.player, None, 0, need.maximum)]  # type: ignore[union-attr]
+    elif t is BankNeed:
+        out = [_family(BankDecide, None, w) for w in need.words]  # type: ignore[union-attr]
+    else:
+        out = []
+        if isinstance(need, KittyNeed | BetweenDeals):
+            if isinstance(need, KittyNeed):
+                out.append(LegalAction(PutKitty, minimum=need.minimum, maximum=need.maximum))
+            else:
+                out.append(_START)
+                out.append(_STACK)
+                if need.can_add_kitty:
+                    out.append(LegalAction(PutKitty, minimum=1, maximum=None))
+            if need.can_sell:
+                others = tuple(p for p in s.players if p != s.banker)
+                out.append(LegalAction(SellBank, minimum=0, maximum=None, names=others))
     if s.phase == "deal":
-        out.append(LegalAction(VoidDeal))
-    if s.phase == "cut":
-        out.append(LegalAction(StackTop))
-    return out
+        out.append(_VOID)
+    elif s.phase == "cut":
+        out.append(_STACK)
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- apply
@@ -760,6 +865,8 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(f"{action!r} is not an action")
     handler(state, action)
     state._need = None
+    state._legal = None
+    state._ranges = None
     return state
 
 
@@ -929,48 +1036,56 @@ def _place_shoot(s: GameState, a: PlaceShoot) -> None:
 
 
 def _decide(s: GameState, a: Decide) -> None:
-    need = pending(s)
-    decision = a.word if a.amount is None else f"{a.word} {a.amount}"
-    if not isinstance(need, DecisionNeed) or need.player != a.player:
+    need = s._need or pending(s)
+    word = a.word
+    if type(need) is not DecisionNeed or need.player != a.player:
+        decision = _decision_text(a)
         err = _not_now(s, decision, a.player)
         raise IllegalAction(err.reason, player=a.player, decision=decision)
     d = s.deal
     assert d is not None
     si, hi = d.seat_i, d.hand_i
     h = d.hands[si][hi]
-    rng = _word_range(s, d, h, a.word)
-    if isinstance(rng, str):
-        raise IllegalAction(rng, player=a.player, hand=hi + 1, decision=decision)
+    ranges = _decision_ranges(s)
+    if type(word) is str and word in ranges:
+        rng = ranges[word]
+    else:
+        reason = _word_range(s, d, h, word)
+        assert isinstance(reason, str), (word, reason)
+        raise IllegalAction(reason, player=a.player, hand=hi + 1, decision=_decision_text(a))
     amount = 0
+    given = a.amount
     if rng is None:
-        if a.amount is not None:
+        if given is not None:
             raise IllegalAction(
-                f"cannot give an amount with {a.word}", player=a.player, hand=hi + 1,
-                decision=decision,
+                f"cannot give an amount with {word}", player=a.player, hand=hi + 1,
+                decision=_decision_text(a),
             )
     else:
         lo, high = rng
-        if a.amount is None:
+        if given is None:
             if lo != high:
                 raise IllegalAction(
-                    f"must say how much to {a.word} ({units(lo)} to {units(high)})",
-                    player=a.player, hand=hi + 1, decision=decision,
+                    f"must say how much to {word} ({units(lo)} to {units(high)})",
+                    player=a.player, hand=hi + 1, decision=_decision_text(a),
                 )
             amount = lo
         else:
-            try:
-                amount = _half(a.amount, a.word, a.player, whole=a.word != "insurance")
-            except IllegalAction as e:
-                raise IllegalAction(
-                    e.reason, player=a.player, hand=hi + 1, decision=decision
-                ) from None
+            if type(given) is int:
+                amount = given * 2
+            else:
+                try:
+                    amount = _half(given, word, a.player, whole=word != "insurance")
+                except IllegalAction as e:
+                    raise IllegalAction(
+                        e.reason, player=a.player, hand=hi + 1, decision=_decision_text(a)
+                    ) from None
             if not lo <= amount <= high:
                 span = f"exactly {units(lo)}" if lo == high else f"{units(lo)} to {units(high)}"
                 raise IllegalAction(
-                    f"cannot {a.word} {units(amount)}: the amount must be {span}",
-                    player=a.player, hand=hi + 1, decision=decision,
+                    f"cannot {word} {units(amount)}: the amount must be {span}",
+                    player=a.player, hand=hi + 1, decision=_decision_text(a),
                 )
-    word = a.word
     h.words += 1
     if word == "stick":
         h.done = True
@@ -1004,6 +1119,11 @@ def _decide(s: GameState, a: Decide) -> None:
         h.show()
         h.net = h.stake
     _advance(s)
+
+
+def _decision_text(a: Decide) -> str:
+    """The decision as the journal and the error line quote it."""
+    return a.word if a.amount is None else f"{a.word} {a.amount}"
 
 
 def _split(s: GameState, d: Deal, si: int, hi: int, h: Hand) -> None:

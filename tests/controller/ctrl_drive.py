@@ -74,7 +74,7 @@ class Driver:
             self.run(self.core.journal.head + 1)
 
     def run(self, stop_after: int | None = None) -> dict[str, Any]:
-        core, script = self.core, self.script
+        core = self.core
         while stop_after is None or core.journal.head < stop_after:
             if not self.step():
                 break

@@ -113,11 +113,6 @@ def test_bad_keys_are_named(change: Any, message: str) -> None:
 
 
 def test_rule_options_are_judged_by_the_engine() -> None:
-    pytest.importorskip("controller.rules", reason="rules engine not present")
-    from controller import rules
-
-    if not hasattr(rules, "load_ruleset"):
-        pytest.skip("rules engine API not finished")
     data = base()
     data["rules"] = {"options": {"stick_minimum": 30}}
     with pytest.raises(ConfigError, match=r"rules\.options are refused by the 'house' rules"):

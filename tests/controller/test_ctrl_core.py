@@ -151,7 +151,7 @@ def test_illegal_press_is_refused_on_that_panel() -> None:
     assert unlit, "buttons the rules do not allow stay dark"
 
 
-@pytest.mark.parametrize("path", SCENARIOS[:4] + [HOUSE], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [*SCENARIOS[:4], HOUSE], ids=lambda p: p.stem)
 def test_rebuild_from_the_journal_resumes_at_every_point(path: Path, tmp_path: Path) -> None:
     if "exit" in expected(path):
         pytest.skip("error scenario")

@@ -36,7 +36,8 @@ def test_amount_stops_at_the_limits_with_a_reason() -> None:
 
 
 def test_presses_for_walks_from_the_shown_amount() -> None:
-    assert presses_for(PlaceStake("Ann", 3), 1) == [Button.STAKE_UP, Button.STAKE_UP, Button.CONFIRM]
+    up = Button.STAKE_UP
+    assert presses_for(PlaceStake("Ann", 3), 1) == [up, up, Button.CONFIRM]
     assert presses_for(Decide("Ann", "buy", 2), 4) == [Button.STAKE_DOWN] * 2 + [Button.BUY]
     assert presses_for(Decide("Ann", "twist"), None) == [Button.TWIST]
 

@@ -1,0 +1,144 @@
+"""Synthetic card faces set in TrueType fonts, for training the generic glyph model.
+
+The printed decks we can tune on share a handful of index typefaces; a deck
+nobody has seen may use any other.  These faces put the index in the system's
+TrueType fonts (DejaVu, Liberation: whatever ``fc-list`` knows), at random
+sizes, weights, slants and spacings, with the suit sign below it and the same
+index turned half a turn in the opposite corner, as printed cards do.  They are
+drawn as SVG and rendered with ``rsvg-convert`` (Debian ``librsvg2-bin``, which
+the gnome designs need anyway).  Used only offline by
+``build_generic_profile.py``; nothing here ships.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+W, H = 250, 350
+SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+#: signs that are not a French suit: what a German, Swiss or odd deck may show
+FOREIGN_SIGNS = ("\u2605", "\u25cf", "\u25a0", "\u25b2", "\u273f", "\u2618", "\u266a",
+                 "\u2600", "\u271a", "\u2740", "\u269c", "\u2726", "\u2764", "\u263c")
+#: index letters that are not a standard rank (German, Swiss, Italian, French,
+#: Russian courts, and other letters a deck may print)
+FOREIGN_RANKS = ("B", "D", "U", "O", "X", "V", "R", "F", "H", "C", "P", "E", "L", "N", "W",
+                 "M", "T", "1", "0", "\u0414", "\u0411", "\u0416", "\u0428", "\u041b",
+                 "\u0413", "\u0418", "\u0412", "\u0422", "Ob", "Un", "As")
+LABEL = {"T": "10"}
+
+
+@dataclass(frozen=True)
+class FontStyle:
+    family: str
+    weight: str = "normal"
+    italic: bool = False
+
+
+def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Generator) -> str:
+    fs = float(rng.uniform(0.13, 0.18) * W)
+    cx = float(rng.uniform(0.075, 0.1) * W)
+    top = float(rng.uniform(0.035, 0.06) * W)
+    base = top + 0.73 * fs
+    pip = float(rng.uniform(0.65, 0.95) * fs)
+    pip_y = base + float(rng.uniform(0.08, 0.2)) * fs + 0.8 * pip
+    slant = ' font-style="italic"' if st.italic else ""
+    squeeze = ""
+    if len(label) > 1:
+        span = float(rng.uniform(0.13, 0.18) * W)
+        squeeze = f' textLength="{span:.1f}" lengthAdjust="spacingAndGlyphs"'
+    index = (
+        f'<text x="{cx:.1f}" y="{base:.1f}" font-size="{fs:.1f}" text-anchor="middle"'
+        f' font-family="{st.family}" font-weight="{st.weight}"{slant}{squeeze}>{label}</text>'
+        f'<text x="{cx:.1f}" y="{pip_y:.1f}" font-size="{pip:.1f}" text-anchor="middle"'
+        f' font-family="DejaVu Sans">{sign}</text>'
+    )
+    paper = int(rng.integers(236, 256))
+    radius = float(rng.uniform(8, 16))
+    body = (f'<text x="{W / 2}" y="{H / 2 + 35}" font-size="{rng.uniform(80, 120):.0f}" '
+            f'text-anchor="middle" font-family="DejaVu Sans">{sign}</text>')
+    if rng.random() < 0.5:
+        body += (f'<rect x="{W * 0.22:.0f}" y="{H * 0.18:.0f}" width="{W * 0.56:.0f}" '
+                 f'height="{H * 0.64:.0f}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}">'
+        f'<rect x="0" y="0" width="{W}" height="{H}" rx="{radius:.1f}" '
+        f'fill="rgb({paper},{paper},{paper - int(rng.integers(0, 8))})"/>'
+        f'<g fill="{colour}">{index}<g transform="rotate(180 {W / 2} {H / 2})">{index}</g>'
+        f"{body}</g></svg>"
+    )
+
+
+def _colour(suit: str, rng: np.random.Generator, four_colour: bool) -> str:
+    if four_colour and suit == "D":
+        return f"rgb({rng.integers(0, 40)},{rng.integers(40, 110)},{rng.integers(150, 220)})"
+    if four_colour and suit == "C":
+        return f"rgb({rng.integers(0, 40)},{rng.integers(110, 150)},{rng.integers(20, 60)})"
+    if suit in "DH":
+        return f"rgb({rng.integers(170, 230)},{rng.integers(0, 40)},{rng.integers(10, 50)})"
+    g = int(rng.integers(0, 50))
+    return f"rgb({g},{g},{g + int(rng.integers(0, 10))})"
+
+
+def render(svgs: list[str]) -> list[np.ndarray]:
+    """BGR faces (white where transparent) and their alpha masks, via rsvg-convert."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, svg in enumerate(svgs):
+            src, dst = Path(tmp) / f"{i}.svg", Path(tmp) / f"{i}.png"
+            src.write_text(svg, encoding="utf-8")
+            subprocess.run(["rsvg-convert", "-o", str(dst), str(src)], check=True,
+                           capture_output=True, timeout=60)
+            img = cv2.imread(str(dst), cv2.IMREAD_UNCHANGED)
+            out.append(img)
+    return out
+
+
+def font_faces(
+    st: FontStyle, rng: np.random.Generator, *, foreign: bool = False, four_colour: bool = False
+) -> list[tuple[np.ndarray, np.ndarray, str, str]]:
+    """``(face_bgr, alpha, rank_label, suit_label)`` for one font; labels are ``?``
+    for foreign marks.  Standard faces: the 52 cards; foreign: letters over a mix
+    of French and foreign signs."""
+    items: list[tuple[str, str, str, str]] = []  # text, sign, rank label, suit label
+    if not foreign:
+        for s in "CDHS":
+            for r in "A23456789TJQK":
+                items.append((LABEL.get(r, r), SUIT_SIGNS[s], r, s))
+    else:
+        for label in FOREIGN_RANKS:
+            s = "CDHS"[int(rng.integers(0, 4))]
+            if rng.random() < 0.5:
+                items.append((label, SUIT_SIGNS[s], "?", s))
+            else:
+                items.append((label, FOREIGN_SIGNS[int(rng.integers(0, len(FOREIGN_SIGNS)))],
+                              "?", "?"))
+        for sign in FOREIGN_SIGNS:
+            r = "A23456789TJQK"[int(rng.integers(0, 13))]
+            items.append((LABEL.get(r, r), sign, r, "?"))
+    svgs = [_svg(t, sign, _colour(sl if sl != "?" else "S", rng, four_colour), st, rng)
+            for t, sign, _, sl in items]
+    out = []
+    for img, (_, _, rl, sl) in zip(render(svgs), items, strict=True):
+        alpha = img[:, :, 3]
+        a = alpha[..., None].astype(np.float32) / 255
+        bgr = (img[:, :, :3].astype(np.float32) * a + 255 * (1 - a)).astype(np.uint8)
+        out.append((bgr, alpha, rl, sl))
+    return out
+
+
+FONTS = (
+    FontStyle("DejaVu Sans"), FontStyle("DejaVu Sans", "bold"),
+    FontStyle("DejaVu Serif"), FontStyle("DejaVu Serif", "bold"),
+    FontStyle("DejaVu Sans Mono", "bold"), FontStyle("DejaVu Sans Condensed"),
+    FontStyle("DejaVu Serif Condensed", "bold"), FontStyle("DejaVu Sans", "normal", True),
+    FontStyle("Liberation Sans"), FontStyle("Liberation Sans", "bold"),
+    FontStyle("Liberation Serif"), FontStyle("Liberation Serif", "bold"),
+    FontStyle("Liberation Mono"), FontStyle("Liberation Sans Narrow", "bold"),
+    FontStyle("Liberation Serif", "normal", True), FontStyle("DejaVu Sans Light"),
+)
