@@ -413,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
+    ap.add_argument("--min-prob", type=float, default=0.75,
+                    help="acceptance threshold per corner (chosen with --validate)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if CACHE.exists() and not args.recollect:
@@ -438,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             xv = np.stack([features(_unpack(a)) for a in packed[val]])
             report(mlp, xv, y[val], task)
         models[task] = mlp
-    model = GlyphModel(models["rank"], models["suit"])
+    model = GlyphModel(models["rank"], models["suit"], args.min_prob, args.min_prob)
     if args.validate:
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)

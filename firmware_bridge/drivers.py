@@ -250,7 +250,9 @@ class _BusRunner(_PortRunner):
         self.cycle_min = cycle_min
         self.decoder = FrameDecoder()
         self._waiting_for: int | None = None
-        self._replied = asyncio.Event()
+        self._reply: asyncio.Future[None] | None = None
+        #: poll back to back until then: something moved on the bus lately
+        self._hot_until = 0.0
 
     def _data(self, data: bytes) -> None:
         now = time.monotonic()
@@ -266,7 +268,9 @@ class _BusRunner(_PortRunner):
             endpoint.session.receive_frame(item, now)
             endpoint.dispatch()
             if item.header.address == self._waiting_for:
-                self._replied.set()
+                reply = self._reply
+                if reply is not None and not reply.done():
+                    reply.set_result(None)
 
     def connected(self, now: float) -> None:
         self.decoder = FrameDecoder()
@@ -279,33 +283,59 @@ class _BusRunner(_PortRunner):
             e.dispatch()
 
     async def serve(self) -> None:
+        """Poll every address in turn.  A cycle in which anything moved (a command
+        or its result, an event, a handshake) is followed at once by the next,
+        for ``cycle_min`` afterwards: a press that answers a lamp just lit is
+        collected without waiting.  A quiet bus is polled every ``cycle_min``
+        (a command asked for meanwhile wakes it), so an idle table costs little."""
+        linger = max(2 * self.cycle_min, 0.02)
         while not self.lost:
             cycle_start = time.monotonic()
+            busy = False
             for endpoint in self.endpoints.values():
                 if self.lost:
                     return
-                await self._turn(endpoint)
-            rest = self.cycle_min - (time.monotonic() - cycle_start)
-            if rest > 0:
+                busy = await self._turn(endpoint) or busy
+            now = time.monotonic()
+            if busy:
+                self._hot_until = now + linger
+            rest = self.cycle_min - (now - cycle_start)
+            if rest > 0 and now >= self._hot_until:
                 await self.wait(rest)
+            elif rest <= 0 and not busy:
+                await asyncio.sleep(0)  # a cycle of skipped turns must still yield
 
-    async def _turn(self, endpoint: _Endpoint) -> None:
+    async def _turn(self, endpoint: _Endpoint) -> bool:
+        """One address's turn; True when it carried more than a bare PING and PONG."""
         session = endpoint.session
         now = time.monotonic()
         session.tick(now)
         if not session.wants_turn(now):
             endpoint.dispatch()
-            return
-        self._replied.clear()
+            return False
+        link = session.link
+        busy = not link.idle or not session.is_up
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[None] = loop.create_future()
+        self._reply = reply
         self._waiting_for = session.address
+        timer = loop.call_later(self.reply_timeout, _expire, reply)
         self.write(session.turn(now))
         try:
-            await asyncio.wait_for(self._replied.wait(), self.reply_timeout)
-        except TimeoutError:
-            session.turn_missed(time.monotonic())
+            if await reply:
+                session.turn_missed(time.monotonic())
         finally:
+            timer.cancel()
             self._waiting_for = None
+            self._reply = None
         endpoint.dispatch()
+        # a sequenced frame from the device leaves an ack owed; more may follow it
+        return busy or link.ack_owed or not link.idle
+
+
+def _expire(reply: asyncio.Future[bool | None]) -> None:
+    if not reply.done():
+        reply.set_result(True)
 
 
 class _Device:

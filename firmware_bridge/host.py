@@ -327,14 +327,16 @@ class HostSession:
         mtype = COMMAND_TYPE[type(cmd)]
         if mtype in _ABSOLUTE:
             self._wanted[mtype] = cmd
-            if self.state is State.UP:
+            # SYNCING counts as connected: the wanted state was already pushed,
+            # so a command parked now would never be sent.
+            if self.state in (State.SYNCING, State.UP):
                 self._send_command(cmd, [handle])
             else:
                 self._waiting.setdefault(mtype, []).append(handle)
         elif isinstance(cmd, Dispense):
             self._dispense_no = (self._dispense_no + 1) & 0xFFFF or 1
             numbered = Dispense(self._dispense_no)
-            if self.state is State.UP:
+            if self.state in (State.SYNCING, State.UP):
                 self._send_command(numbered, [handle])
             else:
                 self._dispenses.append((handle, numbered))

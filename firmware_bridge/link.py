@@ -247,6 +247,7 @@ class Link:
         self.ack_owed = True
         ahead = (header.seq - self.expected) & 0xFF
         if ahead == 0:
+            self._held.pop(header.seq, None)  # a retransmission overtook a held copy
             out = [(header, body)]
             self.expected = (self.expected + 1) & 0xFF
             while self.expected in self._held:

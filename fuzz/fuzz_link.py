@@ -134,7 +134,7 @@ def check_host(data: bytes, structured: bool) -> None:
 
 
 def check_device(data: bytes, structured: bool) -> None:
-    host, dev, now = connected_pair(motor=True)
+    _host_session, dev, now = connected_pair(motor=True)
     hw = dev.hardware
     assert isinstance(hw, CountingHardware)
     boot = dev.boot_id

@@ -141,6 +141,12 @@ class SimRig:
         self.bg.call(self._start_on_loop)
         return self
 
+    def warm_up(self) -> None:
+        """Render the camera's deck ahead of play (a real camera needs no warm-up;
+        the renderer caches each face after its first use)."""
+        if self.camera is not None and hasattr(self.camera, "warm_up"):
+            self.camera.warm_up()
+
     def _start_on_loop(self) -> None:
         assert self.bg is not None
         loop = self.bg.loop

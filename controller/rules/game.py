@@ -597,7 +597,11 @@ def _compute_need(s: GameState) -> Need:
             return ShootNeed(d.seats[d.shoot_i], units(_shoot_room(s, d)))
         if step == "bank":
             words = ("draw", "stay") if len(d.bank.cards) < 5 else ("stay",)
-            return BankNeed(d.banker, words)
+            key = (BankNeed, d.banker, words)
+            need = _MADE.get(key)
+            if need is None:
+                need = _keep(key, BankNeed(d.banker, words))
+            return need
         raise AssertionError(f"no need in step {d.step}")  # pragma: no cover
     r = s.rules
     if phase == "over":
@@ -816,6 +820,10 @@ def _deal_family(mask: int) -> LegalAction:
 
 def _compute_legal(s: GameState) -> tuple[LegalAction, ...]:
     r = s.rules
+    d = s.deal
+    if d is not None and d.queue and s.phase == "deal":  # a card is due: the usual case
+        la = _DEAL_FAMILIES.get(s.pack._mask) or _deal_family(s.pack._mask)
+        return (la, _VOID)
     need = pending(s)
     t = type(need)
     out: list[LegalAction]
@@ -823,16 +831,27 @@ def _compute_legal(s: GameState) -> tuple[LegalAction, ...]:
         out = [_deal_family(s.pack._mask)]
     elif t is DecisionNeed:
         player = need.player  # type: ignore[union-attr]
-        out = []
-        for w, rng in _decision_ranges(s).items():
-            if rng is None:
-                out.append(_family(Decide, player, w))
-            else:
-                halves = w == "insurance"
-                out.append(_family(Decide, player, w, units(rng[0]), units(rng[1]), halves))
+        ranges = _decision_ranges(s)
+        key: tuple[Any, ...] = (Decide, player, *ranges.items())
+        legal: tuple[LegalAction, ...] | None = _MADE.get(key)
+        if legal is None:
+            out = []
+            for w, rng in ranges.items():
+                if rng is None:
+                    out.append(_family(Decide, player, w))
+                else:
+                    halves = w == "insurance"
+                    out.append(_family(Decide, player, w, units(rng[0]), units(rng[1]), halves))
+            legal = _keep(key, (*out, _VOID))
+        return legal
     elif t is StakeNeed:
         lo, hi = r.min_stake, r.max_stake
-        out = [_family(PlaceStake, p, None, lo, hi) for p in need.waiting]  # type: ignore[union-attr]
+        key = (PlaceStake, need.waiting, lo, hi)  # type: ignore[union-attr]
+        legal = _MADE.get(key)
+        if legal is None:
+            out = [_family(PlaceStake, p, None, lo, hi) for p in need.waiting]  # type: ignore[union-attr]
+            legal = _keep(key, (*out, _VOID))
+        return legal
     elif t is ShootNeed:
         out = [_family(PlaceShoot, need.player, None, 0, need.maximum)]  # type: ignore[union-attr]
     elif t is BankNeed:
@@ -932,19 +951,22 @@ def _stack_top(s: GameState, a: StackTop) -> None:
 
 
 def _deal_card(s: GameState, a: DealCard) -> None:
-    need = pending(s)
-    if not isinstance(need, CardNeed):
+    d = s.deal
+    if s.phase == "deal":
+        assert d is not None
+        if not d.queue:
+            raise _not_now(s, f"deal {a.card}")
+    elif s.phase != "cut":
         raise _not_now(s, f"deal {a.card}")
     try:
-        card = int(Card.parse(a.card))
+        given = a.card
+        card = int(given if type(given) is Card else Card.parse(given))
         s.pack.take(card)
-    except (PackError, ValueError) as e:
+    except ValueError as e:  # PackError too
         raise IllegalAction(f"cannot deal {a.card}: {e}") from None
-    if s.phase == "cut":
+    if d is None or s.phase == "cut":
         _cut_card(s, card)
         return
-    d = s.deal
-    assert d is not None
     si, hi, up = d.queue.pop(0)
     h = d.bank if si < 0 else d.hands[si][hi]
     seq = len(d.dealt)
@@ -952,6 +974,8 @@ def _deal_card(s: GameState, a: DealCard) -> None:
     h.add(card, up, seq)
     if h.hard > 21:
         _bust(s, d, h, si)
+    if d.queue and s.pack._cards:
+        return  # the next card is due: nothing else can happen (see _advance)
     _advance(s)
 
 

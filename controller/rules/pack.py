@@ -48,9 +48,9 @@ class Pack:
         return len(self._cards)
 
     def __contains__(self, card: object) -> bool:
-        t = type(card)
-        if t is Card or t is int:
-            return 0 <= card < 52 and self._counts[card] > 0  # type: ignore[operator,index]
+        if type(card) is Card or type(card) is int:
+            code = int(card)
+            return 0 <= code < 52 and self._counts[code] > 0
         return card in self._cards  # what the deque would say (bool, float...)
 
     def count(self, card: int) -> int:

@@ -76,6 +76,16 @@ class SimCamera:
             self._face_up = face_up
             self._shots.clear()
 
+    def warm_up(self) -> None:
+        """Render every face now (it is cached), so the first deal is not slower."""
+        from hardware_sim.cards import CARD_CODES
+
+        for code in CARD_CODES:
+            self.deck.face(code)
+            self.deck.mask(code)
+        self.deck.back()
+        self.deck.mask(None)
+
     def inject(self, kind: str, count: int = 1) -> None:
         """Make the next ``count`` grabs faulty: ``blackout`` (lens covered),
         ``glare`` (both index corners washed out), ``finger`` (one corner

@@ -29,7 +29,9 @@ from controller.config import ConfigError, load_config, parse_config
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted(
-    p for p in (ROOT / "tests" / "scenarios").glob("*.json") if not p.name.endswith(".expected.json")
+    p
+    for p in (ROOT / "tests" / "scenarios").glob("*.json")
+    if not p.name.endswith(".expected.json")
 )
 FUZZ = settings(
     max_examples=int(os.environ.get("PROVE_EXAMPLES", "250")), deadline=None,

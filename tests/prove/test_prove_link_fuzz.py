@@ -14,10 +14,10 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from prove_util import ROOT, load_path
 
 from firmware_bridge import host as fb_host
 from firmware_bridge import wire
-from prove_util import ROOT, load_path
 
 harness = load_path("fuzz/fuzz_link.py")
 
