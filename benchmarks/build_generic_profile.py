@@ -1,12 +1,11 @@
 """Rebuild the generic recogniser's model files from tuning designs only.
 
-    .venv/bin/python benchmarks/build_generic_profile.py             # ~10 min, one core
+    .venv/bin/python benchmarks/build_generic_profile.py             # ~15 min, one core
     .venv/bin/python benchmarks/build_generic_profile.py --validate  # leave groups out, report
 
-Writes ``vision/data/glyph_model.npz`` (the rank and suit classifiers used when
-no deck profile is given, see ``vision/glyph_model.py``) and
-``vision/data/generic.npz`` (the older averaged-template profile, kept for
-``vision.generic_profile()``).
+Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
+no deck profile is given (see ``vision/glyph_model.py`` and ``docs/vision.md``).
+Glyphs are cached in ``/tmp/pontoon-glyph-cache.npz``; ``--recollect`` redoes them.
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
 640x480 camera frames, clean/normal/hard) so they carry its segmentation
@@ -168,7 +167,7 @@ def frame_of(face: np.ndarray | None, alpha: np.ndarray | None, rng: np.random.G
 
 def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[IndexGlyphs]:
     """Glyph pairs the splitter would find in a card's body: pips, art, frame lines."""
-    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    card = np.asarray(cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), np.uint8)
     out = []
     for _ in range(n):
         x = int(rng.integers(18, CARD_W - CROP_W))
@@ -282,8 +281,9 @@ def augment(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     big = cv2.resize(np.pad(ink, pad), ((w + 2 * pad) * up, (h + 2 * pad) * up),
                      interpolation=cv2.INTER_LINEAR)
     bh, bw = big.shape
-    m = cv2.getRotationMatrix2D((bw / 2, bh / 2), float(rng.uniform(-8, 8)),
+    rot = cv2.getRotationMatrix2D((bw / 2, bh / 2), float(rng.uniform(-8, 8)),
                                 float(rng.uniform(0.9, 1.1)))
+    m: np.ndarray = np.array(rot, dtype=np.float64)
     m[0, :2] *= rng.uniform(0.85, 1.15)  # stretch x
     m[0, 1] += rng.uniform(-0.15, 0.15)  # shear (slant)
     big = cv2.warpAffine(big, m, (bw, bh), flags=cv2.INTER_LINEAR)
@@ -413,8 +413,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
-    ap.add_argument("--min-prob", type=float, default=0.75,
-                    help="acceptance threshold per corner (chosen with --validate)")
+    ap.add_argument("--min-rank-prob", type=float, default=0.75,
+                    help="a corner's rank is accepted from this probability (see --validate)")
+    ap.add_argument("--min-suit-prob", type=float, default=0.8)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if CACHE.exists() and not args.recollect:
@@ -424,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("collecting glyphs from tuning sources ...")
         data = collect(args.frames, args.seed)
-        np.savez_compressed(CACHE, **data)
+        np.savez_compressed(CACHE, **data)  # type: ignore[arg-type]
     rng = np.random.default_rng(args.seed + 1)
     models = {}
     for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):
@@ -440,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
             xv = np.stack([features(_unpack(a)) for a in packed[val]])
             report(mlp, xv, y[val], task)
         models[task] = mlp
-    model = GlyphModel(models["rank"], models["suit"], args.min_prob, args.min_prob)
+    model = GlyphModel(models["rank"], models["suit"], args.min_rank_prob, args.min_suit_prob)
     if args.validate:
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)

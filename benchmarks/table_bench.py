@@ -113,7 +113,7 @@ async def bench(
         with rig:
             rig.warm_up()
             async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
-                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005, cycle_min=0.0
+                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005
             ) as bus:
                 table = Table(core, shoe=shoe, bus=bus, camera=rig.camera,
                               recognizer=recognizer, frames=frames)

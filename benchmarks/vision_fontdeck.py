@@ -95,7 +95,9 @@ def render(svgs: list[str]) -> list[np.ndarray]:
             subprocess.run(["rsvg-convert", "-o", str(dst), str(src)], check=True,
                            capture_output=True, timeout=60)
             img = cv2.imread(str(dst), cv2.IMREAD_UNCHANGED)
-            out.append(img)
+            if img is None or img.ndim != 3 or img.shape[2] != 4:
+                raise RuntimeError(f"rsvg-convert gave no RGBA image for {src}")
+            out.append(np.asarray(img, np.uint8))
     return out
 
 

@@ -252,7 +252,7 @@ async def play_scenario(
     with rig:
         seats = list(range(1, len(scenario.players) + 1))
         async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
-            rig.bus_url, seats=seats, reply_timeout=0.005, cycle_min=0.0
+            rig.bus_url, seats=seats, reply_timeout=0.005
         ) as bus:
             table = Table(
                 core, shoe=shoe, bus=bus, camera=rig.camera, recognizer=Recognizer(),

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from controller.core import (
@@ -135,6 +136,8 @@ class Table:
         self.card_latencies: list[float] = []
         self._card_arrived: dict[int, float] = {}
         self.generation = 0
+        #: grabs the next camera frame while the recogniser reads the current one
+        self._grabber: ThreadPoolExecutor | None = None
 
     # -- life cycle ---------------------------------------------------------------
 
@@ -154,6 +157,8 @@ class Table:
                 self._spawn(self._panel_events(address, panel))
         for pusher in self._pushers.values():
             pusher.task = self._spawn(pusher.run())
+        if self.camera is not None and self._grabber is None:
+            self._grabber = ThreadPoolExecutor(1, thread_name_prefix="camera-grab")
         self._spawn(self._camera_worker())
         self.refresh()
 
@@ -164,6 +169,9 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self._grabber is not None:
+            self._grabber.shutdown(wait=True, cancel_futures=True)
+            self._grabber = None
 
     async def __aenter__(self) -> Table:
         await self.start()
@@ -272,14 +280,28 @@ class Table:
         return await asyncio.to_thread(self._read_blocking)
 
     def _read_blocking(self) -> tuple[str | None, str]:
+        """Grab and read frames until ``frames`` agree (or ``max_grabs``).
+
+        The next frame is grabbed while this one is read, but only when this
+        one cannot complete the agreement, so exactly the same frames are
+        grabbed as one by one (a camera fault still hits the same frames) and
+        none is grabbed for nothing.
+        """
         from vision.consensus import FrameConsensus
 
         assert self.camera is not None and self.recognizer is not None
+        camera = self.camera
         consensus = FrameConsensus(self.frames)
         reasons: list[str] = []
         seen: set[str] = set()
-        for _ in range(self.max_grabs):
-            frame = self.camera.grab()
+        grabber = self._grabber
+        ahead: Future[Any] | None = None
+        for i in range(self.max_grabs):
+            frame = ahead.result() if ahead is not None else camera.grab()
+            ahead = None
+            more = i + 1 < self.max_grabs and consensus.streak + 1 < self.frames
+            if more and grabber is not None:
+                ahead = grabber.submit(camera.grab)
             if frame is None:
                 reasons.append("no frame")
                 continue

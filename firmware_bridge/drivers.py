@@ -250,7 +250,7 @@ class _BusRunner(_PortRunner):
         self.cycle_min = cycle_min
         self.decoder = FrameDecoder()
         self._waiting_for: int | None = None
-        self._reply: asyncio.Future[None] | None = None
+        self._reply: asyncio.Future[bool] | None = None
         #: poll back to back until then: something moved on the bus lately
         self._hot_until = 0.0
 
@@ -268,9 +268,8 @@ class _BusRunner(_PortRunner):
             endpoint.session.receive_frame(item, now)
             endpoint.dispatch()
             if item.header.address == self._waiting_for:
-                reply = self._reply
-                if reply is not None and not reply.done():
-                    reply.set_result(None)
+                if self._reply is not None:
+                    _settle(self._reply, False)
 
     def connected(self, now: float) -> None:
         self.decoder = FrameDecoder()
@@ -285,41 +284,47 @@ class _BusRunner(_PortRunner):
     async def serve(self) -> None:
         """Poll every address in turn.  A cycle in which anything moved (a command
         or its result, an event, a handshake) is followed at once by the next,
-        for ``cycle_min`` afterwards: a press that answers a lamp just lit is
+        for a moment afterwards: a press that answers a lamp just lit is
         collected without waiting.  A quiet bus is polled every ``cycle_min``
         (a command asked for meanwhile wakes it), so an idle table costs little."""
         linger = max(2 * self.cycle_min, 0.02)
         while not self.lost:
             cycle_start = time.monotonic()
-            busy = False
+            busy = polled = False
             for endpoint in self.endpoints.values():
                 if self.lost:
                     return
-                busy = await self._turn(endpoint) or busy
+                turn = await self._turn(endpoint)
+                polled = polled or turn is not None
+                busy = busy or bool(turn)
             now = time.monotonic()
             if busy:
                 self._hot_until = now + linger
+            if not polled:
+                # every address is waiting to be greeted again: sleep until a
+                # command or the next cycle (never spin without yielding)
+                await self.wait(max(self.cycle_min, 0.005))
+                continue
             rest = self.cycle_min - (now - cycle_start)
             if rest > 0 and now >= self._hot_until:
                 await self.wait(rest)
-            elif rest <= 0 and not busy:
-                await asyncio.sleep(0)  # a cycle of skipped turns must still yield
 
-    async def _turn(self, endpoint: _Endpoint) -> bool:
-        """One address's turn; True when it carried more than a bare PING and PONG."""
+    async def _turn(self, endpoint: _Endpoint) -> bool | None:
+        """One address's turn: None when it had none (no session, greeting later),
+        True when it carried more than a bare PING and PONG."""
         session = endpoint.session
         now = time.monotonic()
         session.tick(now)
         if not session.wants_turn(now):
             endpoint.dispatch()
-            return False
+            return None
         link = session.link
         busy = not link.idle or not session.is_up
         loop = asyncio.get_running_loop()
-        reply: asyncio.Future[None] = loop.create_future()
+        reply: asyncio.Future[bool] = loop.create_future()
         self._reply = reply
         self._waiting_for = session.address
-        timer = loop.call_later(self.reply_timeout, _expire, reply)
+        timer = loop.call_later(self.reply_timeout, _settle, reply, True)
         self.write(session.turn(now))
         try:
             if await reply:
@@ -333,9 +338,9 @@ class _BusRunner(_PortRunner):
         return busy or link.ack_owed or not link.idle
 
 
-def _expire(reply: asyncio.Future[bool | None]) -> None:
+def _settle(reply: asyncio.Future[bool], timed_out: bool) -> None:
     if not reply.done():
-        reply.set_result(True)
+        reply.set_result(timed_out)
 
 
 class _Device:

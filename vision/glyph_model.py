@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -80,15 +81,15 @@ def hog(sq: FloatArray) -> FloatArray:
         minlength=n * BINS,
     )
     cell = SIDE // CELLS
-    stack = planes.astype(np.float32).reshape(SIDE, SIDE, BINS)
-    stack = cv2.GaussianBlur(stack, (0, 0), cell / 2)
-    cells = stack.reshape(CELLS, cell, CELLS, cell, BINS).sum(axis=(1, 3))
+    stack = cv2.GaussianBlur(planes.astype(np.float32).reshape(SIDE, SIDE, BINS), (0, 0), cell / 2)
+    cells = np.asarray(stack, np.float32).reshape(CELLS, cell, CELLS, cell, BINS).sum(axis=(1, 3))
     blocks = np.stack([cells[i : i + 2, j : j + 2].reshape(-1)
                        for i in range(CELLS - 1) for j in range(CELLS - 1)])
     blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3
-    return blocks.reshape(-1).astype(np.float32)
+    out: FloatArray = blocks.reshape(-1).astype(np.float32)
+    return out
 
 
 def features(ink: FloatArray) -> FloatArray:
@@ -127,7 +128,7 @@ class Mlp:
         out: FloatArray = (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
         return out
 
-    def arrays(self, prefix: str) -> dict[str, npt.NDArray[np.float16] | FloatArray]:
+    def arrays(self, prefix: str) -> dict[str, Any]:
         return {
             f"{prefix}_mean": self.mean,
             f"{prefix}_scale": self.scale,

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import FOREIGN, is_red
+from vision.cards import FOREIGN
 from vision.detect import find_card
 from vision.glyph_model import GlyphModel, features, glyph_model
 from vision.index import IndexGlyphs, corner_patches, read_patch

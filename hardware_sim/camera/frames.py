@@ -318,18 +318,28 @@ def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Imag
         dst = scene.corners - np.array([x0, y0], np.float32)
         m = cv2.getPerspectiveTransform(src, dst)
         rw, rh = x1 - x0, y1 - y0
-        card = u8(cv2.warpPerspective(face, m, (rw, rh), flags=cv2.INTER_LINEAR))
-        alpha = u8(cv2.warpPerspective(mask, m, (rw, rh), flags=cv2.INTER_LINEAR))
+        # face and alpha warped together: one pass over the pixels, not two
+        b, g, r, alpha = cv2.split(
+            cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
+                                flags=cv2.INTER_LINEAR)
+        )
+        card = cv2.merge([b, g, r])
         roi = img[y0:y1, x0:x1]
         if scene.shadow is not None:
             dx, dy, dark = scene.shadow
             shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-            sh = f32(cv2.warpAffine(alpha, shift, (rw, rh)))
+            sh = cv2.warpAffine(alpha, shift, (rw, rh))
             k = 2 * round(2 + abs(dy) * 0.6) + 1
-            sh = f32(cv2.blur(cv2.blur(sh, (k, k)), (k, k))) * np.float32(dark / 255.0)
-            roi = u8(cv2.blendLinear(roi, np.zeros_like(roi), 1 - sh, sh))
-        a = alpha.astype(np.float32) * np.float32(1 / 255.0)
-        img[y0:y1, x0:x1] = cv2.blendLinear(card, roi, a, 1 - a)
+            sh = cv2.blur(cv2.blur(sh, (k, k)), (k, k))
+            # light left under the shadow, in 1/255 steps: 255 - darkness * shadow
+            lit = cv2.convertScaleAbs(sh, alpha=-dark, beta=255.0)
+            roi = u8(cv2.multiply(roi, cv2.merge([lit, lit, lit]), scale=1 / 255.0))
+        # alpha blend in integers (a 1/255 step is below the sensor noise)
+        a3 = cv2.merge([alpha, alpha, alpha])
+        img[y0:y1, x0:x1] = cv2.add(
+            cv2.multiply(card, a3, scale=1 / 255.0),
+            cv2.multiply(roi, cv2.bitwise_not(a3), scale=1 / 255.0),
+        )
     for f in scene.fingers:
         effects.draw_finger(img, f.tip, f.direction, f.width, f.skin)
     img = effects.apply_lighting(img, scene.gain, scene.gradient, scene.white_balance)
