@@ -23,8 +23,9 @@ import numpy as np
 W, H = 250, 350
 SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 #: signs that are not a French suit: what a German, Swiss or odd deck may show
+#: (no diamond-like four-pointed star, no heavy heart: those are French suits)
 FOREIGN_SIGNS = ("\u2605", "\u25cf", "\u25a0", "\u25b2", "\u273f", "\u2618", "\u266a",
-                 "\u2600", "\u271a", "\u2740", "\u269c", "\u2726", "\u2764", "\u263c")
+                 "\u2600", "\u271a", "\u2740", "\u269c", "\u263c")
 #: index letters that are not a standard rank (German, Swiss, Italian, French,
 #: Russian courts, and other letters a deck may print)
 FOREIGN_RANKS = ("B", "D", "U", "O", "X", "V", "R", "F", "H", "C", "P", "E", "L", "N", "W",

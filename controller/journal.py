@@ -108,7 +108,14 @@ class Journal:
                 "restore it from a copy or start a new journal file",
                 last_good=0,
             ) from exc
-        self._head_seq, self._head_hash, self._game = self._read_head()
+        try:
+            self._head_seq, self._head_hash, self._game = self._read_head()
+        except sqlite3.DatabaseError as exc:
+            raise JournalBroken(
+                f"journal {self.path} cannot be read by SQLite ({exc}); "
+                "restore it from a copy or start a new journal file",
+                last_good=0,
+            ) from exc
         if check:
             self.verify()
 
@@ -247,6 +254,18 @@ class Journal:
         cursor = self._db.execute(
             "SELECT seq, game, kind, body, meta, at, hash FROM rows ORDER BY seq"
         )
+        self._walked = 0
+        try:
+            self._walk(cursor, prev, expected, last_good)
+        except sqlite3.DatabaseError as exc:
+            # a damaged page: SQLite itself cannot read on; say so, never a traceback
+            raise JournalBroken(
+                f"journal {self.path} is damaged: SQLite cannot read it past row "
+                f"{self._walked} ({exc}); restore it from a copy or start a new journal file",
+                last_good=self._walked,
+            ) from exc
+
+    def _walk(self, cursor: sqlite3.Cursor, prev: str, expected: int, last_good: int) -> None:
         for seq, game, kind, body, meta, at, digest in cursor:
             problem = None
             if seq != expected:
@@ -264,6 +283,7 @@ class Journal:
             if problem:
                 raise self._broken(problem, last_good)
             prev, expected, last_good = digest, seq + 1, seq
+            self._walked = seq
         if self._head_seq != last_good or (last_good and self._head_hash != prev):
             raise self._broken(
                 f"the journal ends at row {last_good} but its last commit was row {self._head_seq} "

@@ -170,8 +170,12 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
     preset = data.get("rules", "house")
     if not isinstance(preset, str):
         raise ScenarioError(f"rules must be a preset name, not {preset!r}")
+    options = data.get("options")
+    if options is not None and not isinstance(options, dict):
+        # ``0`` or ``""`` must not pass for "no options": a typo is refused, not ignored
+        raise ScenarioError("options must be an object of option names and values")
     try:
-        rules = load_ruleset(preset, data.get("options") or {})
+        rules = load_ruleset(preset, options or {})
     except RulesetError as e:
         raise ScenarioError(str(e)) from None
     seed = data.get("seed", 0)

@@ -224,6 +224,7 @@ async def play_scenario(
 ) -> dict[str, Any]:
     """Play ``path`` through the full simulated stack; the result JSON (or ScenarioError)."""
     from firmware_bridge.drivers import PanelBus, Shoe
+    from hardware_sim.camera.profile_cache import camera_profile
     from hardware_sim.rig import SimRig
     from vision.recognizer import Recognizer
 
@@ -255,8 +256,8 @@ async def play_scenario(
             rig.bus_url, seats=seats, reply_timeout=0.005
         ) as bus:
             table = Table(
-                core, shoe=shoe, bus=bus, camera=rig.camera, recognizer=Recognizer(),
-                frames=frames,
+                core, shoe=shoe, bus=bus, camera=rig.camera,
+                recognizer=Recognizer(camera_profile(rig.camera)), frames=frames,
             )
             async with table:
                 run = ScenarioRun(scenario, table, rig, script, seen, hook)

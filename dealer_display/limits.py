@@ -40,18 +40,27 @@ class BodyLimit:
                     return
         seen = 0
         started = False
+        overflowed = False
 
         async def counted_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, overflowed
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
+                    overflowed = True
                     raise BodyTooLarge
             return message
 
         async def tracked_send(message: Message) -> None:
             nonlocal started
+            if overflowed:
+                # FastAPI turns any error while reading the body into its own
+                # 400 "error parsing the body"; the client must hear why instead.
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await self._refuse(send)
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)

@@ -428,7 +428,9 @@ class DeviceCore:
         self.link.reset()
 
     def _enter_fail_safe(self, reason: str) -> None:
-        log.warning("device @%d: fail-safe (%s)", self.address, reason)
+        # Every power-up starts fail-safe by design; only a lost host is news.
+        level = logging.INFO if reason == "power-up" else logging.WARNING
+        log.log(level, "device @%d: fail-safe (%s)", self.address, reason)
         self._drop_session(reason)
         self.fail_safe = True
         caps = self.identity.capabilities

@@ -267,9 +267,8 @@ class _BusRunner(_PortRunner):
                 continue
             endpoint.session.receive_frame(item, now)
             endpoint.dispatch()
-            if item.header.address == self._waiting_for:
-                if self._reply is not None:
-                    _settle(self._reply, False)
+            if item.header.address == self._waiting_for and self._reply is not None:
+                _settle(self._reply, False)
 
     def connected(self, now: float) -> None:
         self.decoder = FrameDecoder()

@@ -2,11 +2,13 @@
 
 ``serial.serial_for_url`` opens a real ``/dev/ttyACM0``, a
 ``/dev/serial/by-id/...`` path, a pty, ``socket://host:port`` or ``loop://``
-alike.  A reader thread blocks in ``read`` (with a short timeout, so closing
-is prompt) and hands bytes to the event loop with ``call_soon_threadsafe``:
-that works the same for every kind of port, where ``loop.add_reader`` would
-not (``socket://`` and ``loop://`` have no usable fileno for it).  Writes are
-small frames written from the loop's thread with a write timeout.
+alike.  A POSIX serial port (a tty or pty: a file descriptor pyserial keeps
+non-blocking) is watched by the event loop itself (``loop.add_reader``), so a
+frame costs no thread switch; any other port (``socket://`` and ``loop://``
+have no usable fileno) gets a reader thread that blocks in ``read`` (with a
+short timeout, so closing is prompt) and hands bytes to the event loop with
+``call_soon_threadsafe``.  Writes are small frames written from the loop's
+thread with a write timeout.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Callable
 
 import serial
+from serial.serialposix import Serial as PosixSerial
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +45,20 @@ class SerialTransport:
         self._on_lost = on_lost
         self._stop = threading.Event()
         self._lost_reported = False
-        self._thread = threading.Thread(
-            target=self._reader, name=f"serial-reader {port.port}", daemon=True
-        )
-        self._thread.start()
+        self._fd: int | None = None
+        self._thread: threading.Thread | None = None
+        fd = getattr(port, "fd", None)
+        if isinstance(port, PosixSerial) and isinstance(fd, int) and fd >= 0:
+            try:
+                loop.add_reader(fd, self._readable)
+                self._fd = fd
+            except (NotImplementedError, ValueError, OSError):
+                self._fd = None
+        if self._fd is None:
+            self._thread = threading.Thread(
+                target=self._reader, name=f"serial-reader {port.port}", daemon=True
+            )
+            self._thread.start()
 
     @classmethod
     def open(
@@ -77,6 +91,36 @@ class SerialTransport:
             if data:
                 self._call(self._on_data, data)
 
+    def _readable(self) -> None:
+        """The loop saw the descriptor readable: take everything there is."""
+        fd = self._fd
+        if fd is None:
+            return
+        try:
+            data = os.read(fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self._unwatch()
+            self._report_lost(
+                f"the port {self.port.port} disconnected or failed (cable pulled?): {exc}"
+            )
+            return
+        if not data:  # readable but empty: the device went away (as pyserial says)
+            self._unwatch()
+            self._report_lost(
+                f"the port {self.port.port} disconnected or failed (cable pulled?): "
+                "no data although readable"
+            )
+            return
+        self._on_data(data)
+
+    def _unwatch(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(fd)
+
     def _call(self, fn: Callable[[bytes], None], data: bytes) -> None:
         try:
             self._loop.call_soon_threadsafe(fn, data)
@@ -101,7 +145,9 @@ class SerialTransport:
 
     def close(self) -> None:
         self._stop.set()
-        self._thread.join(timeout=1.0)
+        self._unwatch()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
         try:
             self.port.close()
         except (serial.SerialException, OSError) as exc:

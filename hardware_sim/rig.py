@@ -32,6 +32,13 @@ Usage (what ``pontoon-table sim`` and the end-to-end tests do)::
         rig.press("Ann", Button.TWIST)
         rig.unplug("shoe", seconds=0.5); rig.reboot("panels"); rig.blackout(3)
         rig.report()                            # what was dealt, pressed and injected
+        rig.warm_up()                           # render the deck now, not during the first deal
+
+The recogniser reads the simulated deck with its own calibrated profile
+(``hardware_sim.camera.profile_cache.camera_profile(rig.camera)``), as a real
+table is calibrated once for its deck.  Starting a rig limits OpenCV to the
+calling thread (``opencv_threads=1``; None leaves OpenCV alone): its worker
+pool costs CPU on frames this small without making them faster.
 
 Scenario mode (:meth:`SimRig.for_scenario`) stacks the shoe with exactly the
 cards ``pontoon-table replay`` would deal (computed by the rules engine itself,
@@ -86,8 +93,10 @@ class SimRig:
         camera_preset: str = "normal",
         motor: bool = False,
         link_dir: Path | None = None,
+        opencv_threads: int | None = 1,
     ) -> None:
         self.seats = dict(seats)
+        self.opencv_threads = opencv_threads
         self.seed = seed
         self.clock = clock or Clock.fast()
         self.faults = FaultConfig.parse(faults) if isinstance(faults, str) else faults
@@ -135,6 +144,14 @@ class SimRig:
     def start(self) -> SimRig:
         if self.bg is not None:
             return self
+        if self.opencv_threads is not None:
+            # The camera's frames and the recogniser's reads are small: OpenCV's
+            # worker pool only spin-waits beside them (measured 28 -> 18 ms CPU
+            # per card read, same wall time) and takes the core the serial
+            # links and the other tables need.  Process-wide, as OpenCV is.
+            import cv2
+
+            cv2.setNumThreads(self.opencv_threads)
         if self.port_kind == "pty" and self.link_dir is None:
             self.link_dir = Path(tempfile.mkdtemp(prefix="pontoon-sim-"))
         self.bg = BackgroundLoop("hardware-sim").start()

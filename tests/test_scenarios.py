@@ -1,4 +1,9 @@
-"""Every shared example scenario through the real ``pontoon-table replay`` command."""
+"""Every example scenario through the real ``pontoon-table replay`` command.
+
+``scenarios/`` holds the shared examples; ``scenarios/own/`` the rules review's
+scenarios, one per rule and option, each expected result worked out by hand
+from RULES.md before the engine was run.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,12 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent / "scenarios"
-CASES = sorted(p for p in HERE.glob("*.json") if not p.name.endswith(".expected.json"))
+CASES = sorted(
+    p
+    for folder in (HERE, HERE / "own")
+    for p in folder.glob("*.json")
+    if not p.name.endswith(".expected.json")
+)
 
 
 def replay(path: Path) -> subprocess.CompletedProcess[str]:
@@ -23,7 +33,7 @@ def replay(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("path", CASES, ids=[p.parent.name + "/" + p.stem for p in CASES])
 def test_example_scenario(path: Path) -> None:
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     done = replay(path)
@@ -40,4 +50,5 @@ def test_example_scenario(path: Path) -> None:
 
 
 def test_examples_exist() -> None:
-    assert len(CASES) >= 8
+    assert len([p for p in CASES if p.parent == HERE]) >= 8
+    assert len([p for p in CASES if p.parent.name == "own"]) >= 60

@@ -83,8 +83,10 @@ def hog(sq: FloatArray) -> FloatArray:
     cell = SIDE // CELLS
     stack = cv2.GaussianBlur(planes.astype(np.float32).reshape(SIDE, SIDE, BINS), (0, 0), cell / 2)
     cells = np.asarray(stack, np.float32).reshape(CELLS, cell, CELLS, cell, BINS).sum(axis=(1, 3))
-    blocks = np.stack([cells[i : i + 2, j : j + 2].reshape(-1)
-                       for i in range(CELLS - 1) for j in range(CELLS - 1)])
+    # 2 x 2-cell blocks, each laid out (top-left, top-right, bottom-left, bottom-right)
+    blocks = np.concatenate(
+        [cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=2
+    ).reshape(-1, 4 * BINS)
     blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3

@@ -32,6 +32,8 @@ RED_INK, BLACK_INK = 0.22, 0.12
 #: How far blue (green) must stand above the other channels for a four-colour
 #: deck's blue diamonds (green clubs).
 FOUR_COLOUR_INK = 0.12
+#: Red minus blue of orange or yellow ink (a German four-colour deck's diamonds).
+WARM_INK = 0.3
 
 
 @dataclass(frozen=True)
@@ -162,11 +164,15 @@ class Recognizer:
         if suit == "H" or (suit == "D" and self.profile is not None):
             return "" if red_enough else "ink colour does not match the suit"
         if suit == "D":
-            # Without a profile a diamond may also be a four-colour deck's blue one.
+            # Without a profile a diamond may also be a four-colour deck's: blue
+            # (English convention) or orange to yellow (German convention).
             blue = b - max(gr, r) >= FOUR_COLOUR_INK
-            return "" if red_enough or blue else "ink colour does not match the suit"
-        # Clubs and spades: dark, or (clubs of a four-colour deck) green; never red.
-        return "" if red <= BLACK_INK else "ink colour does not match the suit"
+            warm = r - b >= WARM_INK
+            return "" if red_enough or blue or warm else "ink colour does not match the suit"
+        # Clubs and spades: dark, or a four-colour deck's green; never red, and never
+        # the brown or olive of German acorns and Swiss signs.
+        dark = red <= BLACK_INK and r - b <= BLACK_INK
+        return "" if dark else "ink colour does not match the suit"
 
     def read(self, frame: npt.NDArray[np.uint8]) -> Reading:
         start = time.perf_counter()

@@ -26,6 +26,7 @@ STRATEGIES = ("stick17", "buy11", "stick16", "random")
 async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
+    from hardware_sim.camera.profile_cache import camera_profile
     from hardware_sim.clock import Clock
     from hardware_sim.rig import SimRig
     from vision.recognizer import Recognizer
@@ -48,7 +49,8 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
         async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
             rig.bus_url, seats=list(seats.values())
         ) as bus:
-            table = Table(core, shoe=shoe, bus=bus, camera=rig.camera, recognizer=Recognizer())
+            table = Table(core, shoe=shoe, bus=bus, camera=rig.camera,
+                          recognizer=Recognizer(camera_profile(rig.camera)))
             async with table:
                 rig.start_dealer(view=table.snapshot, press_next=True, pace=1.5)
                 rig.start_bots(

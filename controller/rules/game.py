@@ -1376,7 +1376,10 @@ def _outcome(s: GameState, d: Deal, h: Hand) -> Fraction | int:
     r = s.rules
     b = d.bank
     pay = r.pay_pontoon if h.pontoon else r.pay_five_card if h.five else 1
-    if d.bank_pontoon and r.bank_pontoon_pays == "double":
+    # ``b.pontoon`` rather than ``d.bank_pontoon``: a player banker's pontoon
+    # ends the deal at once, but a house dealer's shows only at its turn, and
+    # the option means the same for both (every live hand pays twice)
+    if b.pontoon and r.bank_pontoon_pays == "double":
         return -2
     if b.bust:
         return pay

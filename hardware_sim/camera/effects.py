@@ -188,8 +188,8 @@ def _scaled_noise(shape: Size, sigma: float) -> tuple[Image, Image]:
     add its noise with two saturating uint8 operations."""
     field = _noise_field(shape)
     scale = sigma / 64.0  # the field's standard deviation is 64
-    up = u8(cv2.convertScaleAbs(cv2.max(field, 0), alpha=scale))
-    down = u8(cv2.convertScaleAbs(cv2.min(field, 0), alpha=scale))
+    up = u8(cv2.convertScaleAbs(np.maximum(field, 0), alpha=scale))
+    down = u8(cv2.convertScaleAbs(np.minimum(field, 0), alpha=scale))
     up.setflags(write=False)
     down.setflags(write=False)
     return up, down

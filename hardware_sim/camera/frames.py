@@ -319,11 +319,11 @@ def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Imag
         m = cv2.getPerspectiveTransform(src, dst)
         rw, rh = x1 - x0, y1 - y0
         # face and alpha warped together: one pass over the pixels, not two
-        b, g, r, alpha = cv2.split(
+        blue, green, red, alpha = cv2.split(
             cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
                                 flags=cv2.INTER_LINEAR)
         )
-        card = cv2.merge([b, g, r])
+        card = cv2.merge([blue, green, red])
         roi = img[y0:y1, x0:x1]
         if scene.shadow is not None:
             dx, dy, dark = scene.shadow

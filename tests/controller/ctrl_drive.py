@@ -36,6 +36,11 @@ SCENARIOS = sorted(
     p for p in (Path(__file__).parent.parent / "scenarios").glob("*.json")
     if not p.name.endswith(".expected.json")
 )
+#: the rules review's own scenarios (``tests/scenarios/own``), many and small
+OWN_SCENARIOS = sorted(
+    p for p in (Path(__file__).parent.parent / "scenarios" / "own").glob("*.json")
+    if not p.name.endswith(".expected.json")
+)
 
 
 def expected(path: Path) -> dict[str, Any]:

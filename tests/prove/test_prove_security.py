@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 import dealer_display.__main__ as display_main
 from controller.commands import sim as sim_command
@@ -138,6 +137,7 @@ def test_only_the_two_known_websockets_exist(client: TestClient) -> None:
               json.dumps({"token": TOKEN[:-1]}), json.dumps({"token": TOKEN + " "}),
               json.dumps({"tok": TOKEN})],
 )
+@pytest.mark.timeout(30)
 def test_dealer_socket_refuses_a_missing_or_wrong_token(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, first: str | None
 ) -> None:
@@ -149,8 +149,6 @@ def test_dealer_socket_refuses_a_missing_or_wrong_token(
         assert error == {"type": "error", "message": "That is not the dealer's token."}
         closed = ws.receive()
         assert closed["type"] == "websocket.close" and closed["code"] == 4403
-        with pytest.raises(WebSocketDisconnect):
-            ws.receive_text()
 
 
 def test_dealer_socket_with_the_token_gets_the_full_view(client: TestClient) -> None:

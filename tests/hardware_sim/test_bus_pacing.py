@@ -1,0 +1,76 @@
+"""How the host's RS-485 poll loop paces itself against the emulated panels (real ptys).
+
+A quiet bus is polled every ``cycle_min``; a command is sent at once, and a
+bus that just carried something is polled back to back for a moment, so a
+press answering a lamp that just lit is collected without a poll interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from firmware_bridge.drivers import PanelBus
+from firmware_bridge.host import ButtonPressed, LinkUp
+from firmware_bridge.wire import Button, Light, button_light
+from hardware_sim.rig import SimRig
+
+CYCLE = 0.25  # slow enough that "at once" and "next cycle" are far apart
+
+
+async def _up(bus: PanelBus) -> None:
+    for panel in bus.seats.values():
+        while not isinstance(await asyncio.wait_for(panel.next_event(), 5), LinkUp):
+            pass
+
+
+def _polls(rig: SimRig, seat: str) -> int:
+    """Frames the panel has sent: exactly one answer per poll of its address."""
+    return rig.call(lambda: rig.panel(seat).core.counters.frames_sent)
+
+
+def test_a_quiet_bus_is_polled_at_the_cycle_and_a_command_goes_at_once() -> None:
+    async def host(rig: SimRig) -> tuple[int, float]:
+        async with PanelBus.open(rig.bus_url, seats=[1], dealer=False, cycle_min=CYCLE) as bus:
+            await _up(bus)
+            await asyncio.sleep(2 * CYCLE + 0.1)  # the handshake's busy spell is over
+            before = _polls(rig, "Ann")
+            await asyncio.sleep(1.0)
+            quiet = _polls(rig, "Ann") - before
+            start = time.monotonic()
+            await bus.seat(1).set_text("Ann\nStake 2?")
+            return quiet, time.monotonic() - start
+
+    with SimRig({"Ann": 1}, seed=1, camera=None) as rig:
+        quiet, command = asyncio.run(host(rig))
+        assert rig.call(lambda: rig.panel("Ann").text) == "Ann\nStake 2?"
+    # 1 s at one poll per 0.25 s: about 4 (a back-to-back loop would make hundreds)
+    assert 2 <= quiet <= 8
+    assert command < CYCLE  # not held back to the next cycle
+
+
+def test_a_press_answering_a_lamp_is_collected_without_waiting_a_cycle() -> None:
+    slow = 1.0  # a quiet bus would take up to a second to see the press
+
+    async def host(rig: SimRig) -> float:
+        async with PanelBus.open(rig.bus_url, seats=[1], dealer=False, cycle_min=slow) as bus:
+            await _up(bus)
+            panel = rig.panel("Ann")
+            pressed = asyncio.Event()
+
+            def press_when_lit(p: object) -> None:
+                if panel.lights & button_light(Button.TWIST) and not pressed.is_set():
+                    pressed.set()
+                    panel.press(Button.TWIST)  # the person reacts to the lamp at once
+
+            rig.call(lambda: panel.listeners.append(press_when_lit))
+            await bus.seat(1).set_lights(int(Light.READY) | button_light(Button.TWIST))
+            start = time.monotonic()
+            while True:
+                event = await asyncio.wait_for(bus.seat(1).next_event(), 5)
+                if isinstance(event, ButtonPressed):
+                    return time.monotonic() - start
+
+    with SimRig({"Ann": 1}, seed=2, camera=None) as rig:
+        waited = asyncio.run(host(rig))
+    assert waited < slow / 2
