@@ -285,7 +285,17 @@ class PanelUx:
                 return Press(refusal=_not_now(word, need.words))
             value: Amount | None = None
             if word in AMOUNT_WORDS and family.minimum is not None:
-                value = amount if choice is not None and choice[0] == word else family.minimum
+                # One amount is shown for both BUY and SHOOT (it follows BUY's range
+                # when both are open): the amount pressed is the one shown, never a
+                # silently different one.
+                span = _range(family)
+                if choice is None or amount is None:
+                    value = family.minimum
+                elif choice[0] == word or span.clamp(amount) == amount:
+                    value = amount
+                else:
+                    top = "" if span.maximum is None else f"-{_fmt(span.maximum)}"
+                    return Press(refusal=f"{word.title()} {_fmt(span.minimum)}{top} only")
             elif family.minimum is not None and family.minimum == family.maximum:
                 value = family.minimum
             return Press(Decide(person, word, value))

@@ -31,26 +31,13 @@ def test_scenarios_through_the_full_stack(path: Path) -> None:
     assert play(path) == expected(path)
 
 
-#: A SHOOT press on a hand that may also buy places the shoot *minimum*: the
-#: panel shows the buy amount (``PanelUX.amount_choice`` offers "buy" first),
-#: and ``PanelUX.press`` uses ``family.minimum`` for a word other than the shown
-#: one, so ``shoot 3`` on a new split hand arrives as ``shoot 1``.
-_PANEL_SHOOT_BUG = {"shoot-cap-split-fourth-transfer-sale"}
-OWN_GOOD = [
-    pytest.param(
-        p,
-        id=p.stem,
-        marks=[pytest.mark.xfail(strict=True, reason="panel SHOOT beside BUY uses the minimum")]
-        if p.stem in _PANEL_SHOOT_BUG
-        else [],
-    )
-    for p in OWN_SCENARIOS
-    if "exit" not in expected(p)
-]
+#: ``shoot-cap-split-fourth-transfer-sale`` caught a SHOOT press beside an open
+#: BUY placing the shoot minimum instead of the amount shown
+OWN_GOOD = [p for p in OWN_SCENARIOS if "exit" not in expected(p)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", OWN_GOOD)
+@pytest.mark.parametrize("path", OWN_GOOD, ids=lambda p: p.stem)
 def test_own_scenarios_through_the_full_stack(path: Path) -> None:
     """The rules review's scenarios, without faults (the shared ones cover faults)."""
     assert play(path) == expected(path)

@@ -23,10 +23,12 @@ def test_bank_pontoon_pays_option_also_binds_a_house_dealer(pays: str, ann: int,
     assert r["deals"][0]["net"] == {"Ann": ann, "Bob": bob, "house": -ann - bob}
 
 
-def test_a_bust_players_cards_are_drawn_again_only_once_the_pack_gets_there() -> None:
+def test_bust_cards_go_under_the_pack_at_once_the_rest_after_the_deal() -> None:
     # Ann busts with TC 6C KH: her cards go under the pack at once, in her hand's
-    # order, behind the 47 undealt cards; only the bank's two cards stay out.
+    # order; every player is bust, so the bank does not play, and its 9D 8D follow
+    # at the end of the deal.  All at the end in dealt order would be TC 9D 6C 8D KH.
     from controller.rules import (
+        BetweenDeals,
         DealCard,
         Decide,
         PlaceStake,
@@ -35,6 +37,7 @@ def test_a_bust_players_cards_are_drawn_again_only_once_the_pack_gets_there() ->
         apply,
         load_ruleset,
         new_game,
+        pending,
     )
 
     s = new_game(load_ruleset("house"), ["Ann", "Ben"], banker="Ben", seed=9)
@@ -47,8 +50,9 @@ def test_a_bust_players_cards_are_drawn_again_only_once_the_pack_gets_there() ->
         apply(s, DealCard(s.pack.peek()))
     apply(s, Decide("Ann", "twist"))
     apply(s, DealCard(s.pack.peek()))  # KH: 26, bust
-    assert [str(c) for c in s.pack.cards()[-3:]] == ["TC", "6C", "KH"]
-    assert len(s.pack) == 52 - 2  # only the bank's two cards are out
+    assert isinstance(pending(s), BetweenDeals)
+    assert [str(c) for c in s.pack.cards()[-5:]] == ["TC", "6C", "KH", "9D", "8D"]
+    assert len(s.pack) == 52 and s.results[-1]["shuffle"] is False
 
 
 @pytest.mark.parametrize("options", [0, "", [], "stick_minimum"])

@@ -1,0 +1,39 @@
+"""The short soak: one bot-played deal per preset through the whole stack under heavy faults.
+
+The long run is ``benchmarks/soak.py --deals 1000 --jobs 3`` (figures in
+docs/reliability.md); this one keeps the harness honest in CI.
+"""
+
+from __future__ import annotations
+
+import pytest
+from prove_util import load_path
+
+from controller.rules import PRESETS
+from controller.scenario import load_scenario, run_scenario
+
+soak = load_path("benchmarks/soak.py")
+
+
+def test_bot_games_are_valid_scenarios_that_replay_deal_for_deal() -> None:
+    for preset in PRESETS:
+        for seed in range(6):
+            doc = soak.bot_scenario(preset, seed, 5)
+            result = run_scenario(load_scenario(doc))
+            assert len(result["deals"]) == len(doc["deals"]) == 5, (preset, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_short_soak_under_heavy_faults_loses_and_doubles_nothing() -> None:
+    report = soak.soak(deals=5, faults="heavy", deals_per_game=1, seed=7)
+    figures = report.as_dict()
+    assert report.ok, (report.failures, report.diverging, report.card_mismatches, report.leaks)
+    assert report.deals == 5 and set(report.by_preset) == set(PRESETS)
+    assert report.diverging_deals == 0
+    assert figures["link"].get("duplicate_events", 0) == 0
+    assert figures["link"].get("events_lost", 0) == 0
+    # the faults really happened, and the redaction check really saw hidden cards
+    assert report.faults["bytes_corrupted"] > 0 and report.faults["frames_duplicated"] > 0
+    assert report.snapshots_checked > 20 and report.hidden_cards_seen > 0
+    assert figures["memory"]["fds_last"] <= figures["memory"]["fds_first"] + 2
