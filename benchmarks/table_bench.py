@@ -87,6 +87,8 @@ async def bench(
     profile: str,
     barrier: Any = None,
     warmup: float = 2.0,
+    stub_camera: float | None = None,
+    inline: bool = True,
 ) -> dict[str, Any]:
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.clock import Clock
@@ -100,8 +102,12 @@ async def bench(
         core = TableCore(setup, journal)
         seats = {n: i + 1 for i, n in enumerate(names)}
         rig = SimRig(seats, seed=os.getpid(), faults=faults, clock=Clock.fast(),
-                     camera="builtin" if profile == "generic" else profile)
-        if profile == "generic":
+                     camera="builtin" if profile == "generic" else profile, inline=inline)
+        recognizer: Any
+        camera: Any = rig.camera
+        if stub_camera is not None:
+            camera = recognizer = _StubCamera(rig, stub_camera)
+        elif profile == "generic":
             recognizer = Recognizer()
         else:
             from hardware_sim.camera.profile_cache import camera_profile
@@ -112,11 +118,12 @@ async def bench(
         timeline: list[tuple[float, str]] = []
         rig.shoe.on_card_out.append(lambda _card: written.append(time.perf_counter()))
         with rig:
-            rig.warm_up()
+            if stub_camera is None:
+                rig.warm_up()
             async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
-                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005
+                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005, cycle_min=0.02
             ) as bus:
-                table = Table(core, shoe=shoe, bus=bus, camera=rig.camera,
+                table = Table(core, shoe=shoe, bus=bus, camera=camera,
                               recognizer=recognizer, frames=frames)
                 last_cards = [0]
 
@@ -149,6 +156,14 @@ async def bench(
                     await asyncio.sleep(warmup)
                     if barrier is not None:
                         await asyncio.to_thread(barrier.wait)
+                    links = [shoe, *bus.seats.values(), bus.dealer]
+
+                    def frames() -> tuple[int, int]:
+                        counts = [link.counters.frames_sent + link.counters.frames_received
+                                  for link in links]
+                        return counts[0], sum(counts[1:])
+
+                    frames0 = frames()
                     cpu0 = thread_cpu()
                     start = time.perf_counter()
                     deals0 = len(core.state.results)
@@ -157,6 +172,7 @@ async def bench(
                     elapsed = time.perf_counter() - start
                     deals = len(core.state.results) - deals0
                     cpu = {k: v - cpu0.get(k, 0.0) for k, v in thread_cpu().items()}
+                    frames1 = frames()
                     cards1 = len(written)
         journal.close()
     pairs = min(len(written), len(published), cards1)
@@ -174,10 +190,36 @@ async def bench(
         "latencies": latencies,
         "reads_p50_ms": statistics.median(reads) if reads else float("nan"),
         "cpu": {k: v for k, v in cpu.items() if v > 0},
-        "camera_frames": rig.camera.frames_grabbed,
+        "camera_frames": getattr(camera, "frames_grabbed", 0),
         "gaps": gaps[::-1],
         "confirmed": len(confirmed),
+        "frames": (frames1[0] - frames0[0], frames1[1] - frames0[1]),
     }
+
+
+class _StubCamera:
+    """Profiling only (``--stub-camera MS``): the card under the camera, read
+    perfectly after a wait of MS ms per frame that costs no CPU, so the CPU
+    left is the serial links', the emulators' and the controller's alone."""
+
+    def __init__(self, rig: Any, ms: float) -> None:
+        from vision.recognizer import Reading
+
+        self.seconds, self.reading = ms / 1000, Reading
+        self.frames_grabbed = 0
+        self.card: str | None = None
+        rig.shoe.on_card_out.append(self._card_out)
+
+    def _card_out(self, card: str) -> None:
+        self.card = card
+
+    def grab(self) -> Any:
+        self.frames_grabbed += 1
+        return self.card
+
+    def read(self, frame: Any) -> Any:
+        time.sleep(self.seconds)
+        return self.reading(frame, 1.0)
 
 
 def _child(conn: Any, barrier: Any, options: dict[str, Any]) -> None:
@@ -217,14 +259,21 @@ def main() -> int:
                              "(the simulated deck, default builtin), or 'generic'")
     parser.add_argument("--fast-journal", action="store_true",
                         help="synchronous=NORMAL instead of FULL (no fsync per action)")
+    parser.add_argument("--stub-camera", type=float, default=None, metavar="MS",
+                        help="profiling only: no render and no recogniser, a CPU-free "
+                             "wait of MS ms per frame instead (attributes the rest of the CPU)")
+    parser.add_argument("--sim-thread", action="store_true",
+                        help="run the emulated devices on a thread of their own "
+                             "(default: on the controller's event loop)")
     parser.add_argument("--gaps", action="store_true",
                         help="also print each table's longest spells without a snapshot")
     args = parser.parse_args()
     options = {
         "seconds": args.seconds, "faults": args.faults, "durable": not args.fast_journal,
         "players": args.players, "frames": args.frames, "profile": args.profile,
+        "stub_camera": args.stub_camera, "inline": not args.sim_thread,
     }
-    if args.profile != "generic":
+    if args.profile != "generic" and args.stub_camera is None:
         from hardware_sim.camera.profile_cache import deck_profile
 
         deck_profile(args.profile)  # calibrate once before the tables start
@@ -251,6 +300,11 @@ def main() -> int:
             longest = "; ".join(f"{ms:.0f} ms after {what!r}" for ms, what in r["gaps"])
             print(f"table {i + 1}: longest quiet spells: {longest}")
     deals = sum(r["deals"] for r in results)
+    if deals:
+        shoe_frames = sum(r["frames"][0] for r in results) / deals
+        bus_frames = sum(r["frames"][1] for r in results) / deals
+        print(f"serial frames per deal (host side, both ways): shoe {shoe_frames:.0f}, "
+              f"panel bus {bus_frames:.0f}")
     cpu: dict[str, float] = {}
     for r in results:
         for k, v in r["cpu"].items():

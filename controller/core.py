@@ -654,10 +654,11 @@ class TableCore:
 
     # -- the snapshot -------------------------------------------------------------------
 
-    def snapshot(self) -> TableSnapshot:
+    def snapshot(self, outputs: Outputs | None = None) -> TableSnapshot:
+        """The display's snapshot; ``outputs`` when the caller has just computed them."""
         from controller.snapshot import build_snapshot
 
-        return build_snapshot(self)
+        return build_snapshot(self, outputs)
 
 
 _COMMANDS = frozenset(

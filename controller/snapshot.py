@@ -27,7 +27,7 @@ from controller.rules import (
 )
 
 if TYPE_CHECKING:
-    from controller.core import TableCore
+    from controller.core import Outputs, TableCore
 
 
 def _num(value: Any) -> Any:
@@ -153,13 +153,14 @@ def _seat(core: TableCore, name: str) -> str:
     return f"Seat {address} ({name})" if address is not None else name
 
 
-def build_snapshot(core: TableCore) -> TableSnapshot:
+def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnapshot:
     state = core.state
     need = core.need()
     legal = core.legal()
     phase = core.phase()
     hold = core.machine.top_hold()
-    outputs = core.outputs()
+    if outputs is None:
+        outputs = core.outputs()
     hands: dict[str, list[dict[str, Any]]] = {}
     for view in state.hand_views():
         hands.setdefault(view.player, []).append(_hand(view))

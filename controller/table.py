@@ -136,6 +136,7 @@ class Table:
         self.card_latencies: list[float] = []
         self._card_arrived: dict[int, float] = {}
         self.generation = 0
+        self._refresh_due = False
         #: grabs the next camera frame while the recogniser reads the current one
         self._grabber: ThreadPoolExecutor | None = None
 
@@ -188,7 +189,8 @@ class Table:
     # -- outputs ------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Push the core's wanted device state and publish a snapshot."""
+        """Push the core's wanted device state and publish a snapshot (now)."""
+        self._refresh_due = False
         outputs = self.core.outputs()
         if "gate" in self._pushers:
             self._pushers["gate"].want(outputs.gate_locked)
@@ -198,8 +200,30 @@ class Table:
             if pusher is not None:
                 pusher.want((view.text, view.lights))
         self.generation += 1
-        self.publisher.publish(self.core.snapshot())
+        self.publisher.publish(self.core.snapshot(outputs))
         self._notify()
+
+    def _refresh_soon(self) -> None:
+        """One refresh for every event handled in this turn of the loop.
+
+        Events that arrive together (a frame carrying a result and an event,
+        a card read and the next card-out) are all applied before the wanted
+        state and the snapshot are worked out once; the refresh still runs
+        before the loop waits for anything else.
+        """
+        if self._refresh_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a plain call from a test): now
+            self.refresh()
+            return
+        self._refresh_due = True
+        loop.call_soon(self._deferred_refresh)
+
+    def _deferred_refresh(self) -> None:
+        if self._refresh_due:
+            self.refresh()
 
     def _notify(self) -> None:
         async def notify() -> None:
@@ -219,7 +243,7 @@ class Table:
 
     def feed(self, event: Event) -> None:
         self.core.handle(event)
-        self.refresh()
+        self._refresh_soon()
 
     # -- inputs -------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ from firmware_bridge.wire import (
     Dispense,
     FrameDecoder,
     FrameError,
+    MsgType,
     ResultCode,
     SetGate,
     SetLights,
@@ -184,9 +185,11 @@ class _PortRunner:
 
     async def wait(self, timeout: float | None) -> None:
         """Sleep until woken (input, a command, a loss) or the timeout."""
-        if timeout is None or timeout > 0:
+        if not self.wake.is_set() and (timeout is None or timeout > 0):
+            # asyncio.timeout, not wait_for: no task is created per sleep
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self.wake.wait()
         self.wake.clear()
 
     # overridden
@@ -238,21 +241,35 @@ class _DirectRunner(_PortRunner):
 
 
 class _BusRunner(_PortRunner):
-    """The host as RS-485 master: polls each panel in turn (docs/protocol.md section 8)."""
+    """The host as RS-485 master: polls each panel in turn (docs/protocol.md section 8).
+
+    Each address has its own poll schedule.  An address with something to
+    carry (a command, a retransmission, an ack owed, a handshake) gets its turn
+    at once; one that carried something lately (a lamp just lit: its person
+    may answer) is polled every ``hot_poll`` for ``linger``; a quiet one every
+    ``cycle_min``, or every ``dark_poll`` while none of its button lamps is lit
+    (nobody is asked anything there, so a press can only be refused, a little
+    later).  Polling the whole bus back to back instead costs a frame pair per
+    address per loop turn and nearly all of the host's CPU.
+    """
 
     def __init__(
         self, url: str, baudrate: int, endpoints: list[_Endpoint], reply_timeout: float,
-        cycle_min: float,
+        cycle_min: float, hot_poll: float = 0.005, dark_poll: float | None = None,
     ) -> None:
         super().__init__(url, baudrate)
         self.endpoints = {e.session.address: e for e in endpoints}
         self.reply_timeout = reply_timeout
         self.cycle_min = cycle_min
+        self.hot_poll = min(hot_poll, cycle_min)
+        self.dark_poll = max(cycle_min, 4 * cycle_min if dark_poll is None else dark_poll)
+        self.linger = max(2 * cycle_min, 0.02)
         self.decoder = FrameDecoder()
         self._waiting_for: int | None = None
         self._reply: asyncio.Future[bool] | None = None
-        #: poll back to back until then: something moved on the bus lately
-        self._hot_until = 0.0
+        #: per address: when its next routine poll is due, and until when it is hot
+        self._due: dict[int, float] = {}
+        self._hot_until: dict[int, float] = {}
 
     def _data(self, data: bytes) -> None:
         now = time.monotonic()
@@ -272,6 +289,8 @@ class _BusRunner(_PortRunner):
 
     def connected(self, now: float) -> None:
         self.decoder = FrameDecoder()
+        self._due.clear()
+        self._hot_until.clear()
         for e in self.endpoints.values():
             e.session.connection_made(now)
 
@@ -280,33 +299,39 @@ class _BusRunner(_PortRunner):
             e.session.connection_lost(now, reason)
             e.dispatch()
 
+    @staticmethod
+    def _urgent(session: HostSession) -> bool:
+        """Something to carry now: a command or retransmission, an ack, a handshake."""
+        link = session.link
+        return not session.is_up or link.ack_owed or not link.idle
+
     async def serve(self) -> None:
-        """Poll every address in turn.  A cycle in which anything moved (a command
-        or its result, an event, a handshake) is followed at once by the next,
-        for a moment afterwards: a press that answers a lamp just lit is
-        collected without waiting.  A quiet bus is polled every ``cycle_min``
-        (a command asked for meanwhile wakes it), so an idle table costs little."""
-        linger = max(2 * self.cycle_min, 0.02)
+        """Give each address its turn when it is due (see the class docstring);
+        sleep until the next one is due or a command wakes the loop."""
+        due, hot = self._due, self._hot_until
         while not self.lost:
-            cycle_start = time.monotonic()
-            busy = polled = False
-            for endpoint in self.endpoints.values():
+            now = time.monotonic()
+            for address, endpoint in self.endpoints.items():
                 if self.lost:
                     return
+                session = endpoint.session
+                if now < due.get(address, 0.0) and not self._urgent(session):
+                    continue
                 turn = await self._turn(endpoint)
-                polled = polled or turn is not None
-                busy = busy or bool(turn)
-            now = time.monotonic()
-            if busy:
-                self._hot_until = now + linger
-            if not polled:
-                # every address is waiting to be greeted again: sleep until a
-                # command or the next cycle (never spin without yielding)
-                await self.wait(max(self.cycle_min, 0.005))
+                now = time.monotonic()
+                if turn:
+                    hot[address] = now + self.linger
+                if now < hot.get(address, 0.0):
+                    interval = self.hot_poll
+                elif _lamps_dark(session):
+                    interval = self.dark_poll
+                else:
+                    interval = self.cycle_min
+                due[address] = now + interval
+            if any(self._urgent(e.session) and e.session.wants_turn(now)
+                   for e in self.endpoints.values()):
                 continue
-            rest = self.cycle_min - (now - cycle_start)
-            if rest > 0 and now >= self._hot_until:
-                await self.wait(rest)
+            await self.wait(max(0.0, min(due.values(), default=now) - time.monotonic()))
 
     async def _turn(self, endpoint: _Endpoint) -> bool | None:
         """One address's turn: None when it had none (no session, greeting later),
@@ -335,6 +360,16 @@ class _BusRunner(_PortRunner):
         endpoint.dispatch()
         # a sequenced frame from the device leaves an ack owed; more may follow it
         return busy or link.ack_owed or not link.idle
+
+
+#: the lamps under the buttons (bits 0-14); the status lamps are above them
+_BUTTON_LAMPS = (1 << 15) - 1
+
+
+def _lamps_dark(session: HostSession) -> bool:
+    """No button lamp is lit on this panel (as the host last asked)."""
+    wanted = session.wanted(MsgType.SET_LIGHTS)
+    return not isinstance(wanted, SetLights) or not wanted.mask & _BUTTON_LAMPS
 
 
 def _settle(reply: asyncio.Future[bool], timed_out: bool) -> None:
@@ -465,6 +500,8 @@ class PanelBus:
         baudrate: int = DEFAULT_BAUD,
         reply_timeout: float = 0.02,
         cycle_min: float = 0.01,
+        hot_poll: float = 0.005,
+        dark_poll: float | None = None,
         config: LinkConfig | None = None,
     ) -> _DeviceContext[PanelBus]:
         cfg = config or LinkConfig()
@@ -481,7 +518,9 @@ class PanelBus:
             )
             dealer_endpoint = _Endpoint(session)
             endpoints.append(dealer_endpoint)
-        runner = _BusRunner(url, baudrate, endpoints, reply_timeout, cycle_min)
+        runner = _BusRunner(
+            url, baudrate, endpoints, reply_timeout, cycle_min, hot_poll, dark_poll
+        )
         for e in endpoints:
             if e is not dealer_endpoint:
                 panels[e.session.address] = SeatPanel(e, runner)

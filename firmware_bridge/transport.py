@@ -8,7 +8,8 @@ frame costs no thread switch; any other port (``socket://`` and ``loop://``
 have no usable fileno) gets a reader thread that blocks in ``read`` (with a
 short timeout, so closing is prompt) and hands bytes to the event loop with
 ``call_soon_threadsafe``.  Writes are small frames written from the loop's
-thread with a write timeout.
+thread (straight to a watched descriptor; through pyserial, with its write
+timeout, otherwise).
 """
 
 from __future__ import annotations
@@ -135,10 +136,24 @@ class SerialTransport:
             self._loop.call_soon_threadsafe(self._on_lost, reason)
 
     def write(self, data: bytes) -> None:
-        """Write from the loop's thread; a failed port is reported through on_lost."""
+        """Write from the loop's thread; a failed port is reported through on_lost.
+
+        A watched descriptor is written directly: a frame fits the kernel's
+        buffer, and pyserial's write would add a ``select`` and its timeout
+        bookkeeping to every frame.  Only a full buffer falls back to
+        pyserial's write, which waits (up to the write timeout).
+        """
         if self._stop.is_set():
             return
         try:
+            if self._fd is not None:
+                try:
+                    written = os.write(self._fd, data)
+                except (BlockingIOError, InterruptedError):
+                    written = 0
+                if written == len(data):
+                    return
+                data = data[written:]
             self.port.write(data)
         except (serial.SerialException, OSError) as exc:
             self._report_lost(f"cannot write to {self.port.port}: {exc}")

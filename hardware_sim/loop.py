@@ -6,6 +6,12 @@ the way firmware runs on its own microcontroller. One thread serves every
 device of a table (ports are multiplexed by the loop's selector), so a 2-core
 machine keeps one core for the controller.
 
+``BackgroundLoop(loop=asyncio.get_running_loop())`` instead adopts the
+caller's loop (no thread): the devices then run beside the controller on
+one thread, which saves the thread hand-offs and the GIL contention of two
+busy threads (a benchmark choice; see ``SimRig(inline=True)``).  Blocking
+helpers (:meth:`BackgroundLoop.run`) cannot be used from that loop itself.
+
 Example::
 
     with BackgroundLoop("sim") as bg:
@@ -25,9 +31,16 @@ T = TypeVar("T")
 
 
 class BackgroundLoop:
-    def __init__(self, name: str = "hardware-sim") -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._main, name=name, daemon=True)
+    def __init__(
+        self, name: str = "hardware-sim", *, loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
+        self.inline = loop is not None
+        self.loop = loop if loop is not None else asyncio.new_event_loop()
+        self._thread = (
+            threading.current_thread()
+            if self.inline
+            else threading.Thread(target=self._main, name=name, daemon=True)
+        )
         self._started = threading.Event()
 
     def _main(self) -> None:
@@ -43,6 +56,8 @@ class BackgroundLoop:
         self.loop.close()
 
     def start(self) -> BackgroundLoop:
+        if self.inline:
+            return self
         self._thread.start()
         self._started.wait()
         return self
@@ -70,9 +85,14 @@ class BackgroundLoop:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = 10.0) -> T:
+        if self.in_loop_thread:
+            coro.close()
+            raise RuntimeError("cannot block on the loop's own thread; await it instead")
         return self.submit(coro).result(timeout)
 
     def stop(self) -> None:
+        if self.inline:
+            return
         if self._thread.is_alive():
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(5.0)

@@ -47,6 +47,12 @@ agree card for card. Otherwise the shoe holds the engine's seeded :class:`Pack`.
 
 The shoe port is a direct USB link (address 0); the panels answer at their
 seat address (1-14) and the dealer panel at 15, only when polled.
+
+``SimRig(..., inline=True)``, started from inside a running asyncio loop, runs
+the devices on that loop instead of a thread of their own (the benchmark's
+choice: one busy thread fewer fighting for the GIL, no hand-offs between
+threads); the bytes still go through real ptys.  :meth:`SimRig.perform` then
+cannot be used (it blocks); :meth:`SimRig.perform_async` can.
 """
 
 from __future__ import annotations
@@ -94,8 +100,10 @@ class SimRig:
         motor: bool = False,
         link_dir: Path | None = None,
         opencv_threads: int | None = 1,
+        inline: bool = False,
     ) -> None:
         self.seats = dict(seats)
+        self.inline = inline
         self.opencv_threads = opencv_threads
         self.seed = seed
         self.clock = clock or Clock.fast()
@@ -154,7 +162,8 @@ class SimRig:
             cv2.setNumThreads(self.opencv_threads)
         if self.port_kind == "pty" and self.link_dir is None:
             self.link_dir = Path(tempfile.mkdtemp(prefix="pontoon-sim-"))
-        self.bg = BackgroundLoop("hardware-sim").start()
+        loop = asyncio.get_running_loop() if self.inline else None
+        self.bg = BackgroundLoop("hardware-sim", loop=loop).start()
         self.bg.call(self._start_on_loop)
         return self
 

@@ -4,14 +4,14 @@ and answer "unsure" rather than guess.
 Public API (see docs/architecture.md)::
 
     from vision import Recognizer, FrameConsensus, DealtCardLedger, ImageSource
-    rec = Recognizer()                      # generic profile; or Recognizer("deck.npz")
+    rec = Recognizer()                      # generic classifier; or Recognizer("deck.npz")
     reading = rec.read(frame_bgr)           # Reading(card="TD" | None, confidence, reason, ...)
 """
 
 from vision.cards import CARD_CODES
 from vision.consensus import FrameConsensus
 from vision.ledger import CardConflict, Conflict, DealtCardLedger
-from vision.profile import DeckProfile, ProfileError, generic_profile, load_profile
+from vision.profile import DeckProfile, ProfileError, load_profile
 from vision.recognizer import Reading, Recognizer
 from vision.sources import CameraSource, ImageError, ImageSource, VideoCaptureSource, load_image
 
@@ -29,7 +29,6 @@ __all__ = [
     "Reading",
     "Recognizer",
     "VideoCaptureSource",
-    "generic_profile",
     "load_image",
     "load_profile",
 ]

@@ -16,6 +16,7 @@ dot product is a normalised correlation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -41,8 +42,6 @@ _HALF_TURN = np.array([[-1, 0, CARD_W], [0, -1, CARD_H], [0, 0, 1]], dtype=np.fl
 class IndexGlyphs:
     """What one index corner shows: normalised rank and suit glyphs and the ink colour."""
 
-    rank: FloatArray
-    suit: FloatArray
     #: height / width of the rank mark ("1" and "10" differ a lot here)
     rank_aspect: float
     #: rank height in card units; lets a profile reject marks of the wrong size
@@ -55,23 +54,37 @@ class IndexGlyphs:
     rank_ink: FloatArray
     suit_ink: FloatArray
 
+    @cached_property
+    def rank(self) -> FloatArray:
+        """The rank as a template vector for a deck profile's correlation; made
+        only when asked for, since generic reading never needs it."""
+        return _feature(self.rank_ink)[0]
+
+    @cached_property
+    def suit(self) -> FloatArray:
+        return _feature(self.suit_ink)[0]
+
     @property
     def redness(self) -> float:
         b, g, r = self.colour
         return r - max(b, g)
 
 
+def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, corner: int) -> npt.NDArray[np.uint8]:
+    """Index patch ``corner`` of the card: 0 the top-left, 1 the bottom-right
+    turned upright (so the recogniser can stop after one)."""
+    h = cv2.getPerspectiveTransform(_CANON, quad).astype(np.float64)
+    m = h if corner == 0 else h @ _HALF_TURN
+    patch = cv2.warpPerspective(
+        frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(patch, dtype=np.uint8)
+
+
 def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray[np.uint8]]:
     """The top-left and (turned upright) bottom-right index patches of the card."""
-    h = cv2.getPerspectiveTransform(_CANON, quad).astype(np.float64)
-    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    out = []
-    for m in (h, h @ _HALF_TURN):
-        patch = cv2.warpPerspective(
-            frame, m, (CROP_W, CROP_H), flags=flags, borderMode=cv2.BORDER_REPLICATE
-        )
-        out.append(np.asarray(patch, dtype=np.uint8))
-    return out
+    return [corner_patch(frame, quad, k) for k in (0, 1)]
 
 
 def _crop(ink: FloatArray, keep: npt.NDArray[np.bool_]) -> FloatArray:
@@ -110,19 +123,34 @@ def _percentiles(grey: npt.NDArray[np.uint8], *qs: float) -> tuple[float, ...]:
     return tuple(float(np.searchsorted(cdf, q * (n - 1), side="right")) for q in qs)
 
 
-def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
-    """Split one upright index patch into glyphs; None when it shows no index."""
-    minch = cv2.min(cv2.min(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
-    paper, dark = _percentiles(np.asarray(minch, np.uint8), 0.92, 0.01)
-    contrast = paper - dark
-    if paper < 40 or contrast < 0.25 * paper:
-        return None
-    otsu, _ = cv2.threshold(minch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
-    mask = (minch < thr).astype(np.uint8)
+#: Side, in card units, of the closing that estimates the paper's local brightness:
+#: wider than any index stroke or suit sign, narrower than a glare spot's falloff.
+BACKGROUND_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25))
+#: Where between the darkest ink and the paper the ink mask is cut, tried in
+#: turn until the corner splits into a rank above a suit: Otsu's level first,
+#: then a darker cut (blur has joined the suit to a pip) and a lighter one
+#: (faint, blurred or small ink broke apart).
+_RETRY_LEVELS = (0.35, 0.55)
+
+_Box = tuple[int, int, int, int, int]  # x, y, w, h, label
+
+
+def flatten(minch: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``minch`` divided by the paper's local brightness (paper 255).
+
+    A glare spot, a shadow or a lighting gradient across the corner made one
+    global threshold call half the paper "ink" (a third of the corners of hard
+    frames were lost that way); a morphological closing bigger than any glyph
+    follows the paper and not the ink, and dividing by it flattens the light.
+    """
+    bg = cv2.morphologyEx(minch, cv2.MORPH_CLOSE, BACKGROUND_KERNEL)
+    return np.asarray(cv2.divide(minch, np.maximum(bg, 1), scale=255), np.uint8)
+
+
+def _boxes(mask: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[_Box]]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = 6
-    boxes: list[tuple[int, int, int, int, int]] = []  # x, y, w, h, label
+    boxes: list[_Box] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < min_area:
@@ -139,6 +167,12 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
         if area < 0.12 * w * h and max(w, h) > 20:
             continue  # thin decorative lines
         boxes.append((x, y, w, h, i))
+    return np.asarray(labels, np.int32), boxes
+
+
+def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
+    """The rank's blob labels and the suit's box: the topmost mark near the corner,
+    and the next mark below it."""
     cands = [b for b in boxes if b[3] >= 8 and b[0] < 0.45 * CROP_W and b[1] < 0.4 * CROP_H]
     if not cands:
         return None
@@ -164,7 +198,6 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
             ):
                 rank_labels.append(b[4])
                 rx0, ry0, rx1, ry1 = min(rx0, bx0), min(ry0, by0), max(rx1, bx1), max(ry1, by1)
-    suit = None
     for b in sorted(boxes, key=lambda b: b[1]):
         if b[4] in rank_labels:
             continue
@@ -175,27 +208,51 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
             continue
         if b[3] < 5 or by0 - ry1 > 1.2 * (ry1 - ry0):
             continue
-        suit = b
-        break
-    if suit is None:
+        return rank_labels, b
+    return None
+
+
+def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
+    """Split one upright index patch into glyphs; None when it shows no index."""
+    raw = np.asarray(cv2.min(cv2.min(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2]), np.uint8)
+    (lit,) = _percentiles(raw, 0.92)
+    if lit < 40:
+        return None  # too dark to see ink on
+    minch = flatten(raw)
+    paper, dark = _percentiles(minch, 0.92, 0.01)
+    contrast = paper - dark
+    if contrast < 0.25 * paper:
         return None
+    otsu, _ = cv2.threshold(minch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    first = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
+    found = None
+    for thr in (first, *(dark + f * contrast for f in _RETRY_LEVELS)):
+        labels, boxes = _boxes((minch < thr).astype(np.uint8))
+        found = _split(boxes)
+        if found is not None:
+            break
+    if found is None:
+        return None
+    rank_labels, suit = found
     ink = np.clip((paper - minch.astype(np.float32)) / max(contrast, 1.0), 0.0, 1.0)
     rank_mask = np.isin(labels, rank_labels)
     suit_mask = labels == suit[4]
     rank_ink, suit_ink = _crop(ink, rank_mask), _crop(ink, suit_mask)
-    rank_f, rh, rw = _feature(rank_ink)
-    suit_f, sh, _ = _feature(suit_ink)
-    # Ink colour relative to the paper's own colour.
-    paper_px = patch[minch >= paper]
-    paper_bgr = paper_px.reshape(-1, 3).mean(axis=0) if len(paper_px) else np.full(3, paper)
+    (rh, rw), sh = rank_ink.shape, suit_ink.shape[0]
+    # Ink colour relative to the paper's own colour right around the index, under
+    # the same light (a glare spot elsewhere in the corner would tint it).
+    ys, xs = np.nonzero(rank_mask | suit_mask)
+    y0, y1 = max(int(ys.min()) - 4, 0), int(ys.max()) + 5
+    x0, x1 = max(int(xs.min()) - 4, 0), int(xs.max()) + 5
+    near = patch[y0:y1, x0:x1]
+    paper_px = near[minch[y0:y1, x0:x1] >= paper]
+    paper_bgr = paper_px.reshape(-1, 3).mean(axis=0) if len(paper_px) else np.full(3, lit)
     ink_px = patch[(rank_mask | suit_mask) & (ink > 0.6)]
     if len(ink_px) == 0:
         ink_px = patch[rank_mask | suit_mask]
     rel = ink_px.reshape(-1, 3).mean(axis=0) / np.maximum(paper_bgr, 1.0)
     colour = (float(rel[0]), float(rel[1]), float(rel[2]))
     return IndexGlyphs(
-        rank=rank_f,
-        suit=suit_f,
         rank_aspect=rh / max(rw, 1),
         rank_height=float(rh),
         suit_height=float(sh),

@@ -1,11 +1,10 @@
 """Deck profiles: the glyph templates a recogniser compares index corners against.
 
-A *deck* profile is learned from the 52 faces of the one design a table uses, so
+A deck profile is learned from the 52 faces of the one design a table uses, so
 every template is that deck's own rank and suit glyph, and the ink colour of each
-suit is learned too (a four-colour deck is fine).  The *generic* profile ships
-with the package (``vision/data/generic.npz``, rebuilt by
-``benchmarks/build_generic_profile.py``) and holds glyphs from several common
-designs; it expects red hearts and diamonds and black clubs and spades.
+suit is learned too (a four-colour deck is fine).  Decks without a profile are
+read by the generic classifier (``vision.glyph_model``); the averaged "generic
+profile" of the first version is gone, as nothing read with it any more.
 
 A profile file is a NumPy ``.npz``: arrays plus one JSON metadata string, so it
 loads without pickle.
@@ -16,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -153,19 +151,6 @@ def load_profile(path: str | Path) -> DeckProfile:
     )
 
 
-_generic: DeckProfile | None = None
-
-
-def generic_profile() -> DeckProfile:
-    """The profile shipped with the package for decks with standard indices."""
-    global _generic
-    if _generic is None:
-        ref = resources.files("vision") / "data" / "generic.npz"
-        with resources.as_file(ref) as p:
-            _generic = load_profile(p)
-    return _generic
-
-
 def _unit(v: FloatArray) -> FloatArray:
     v = v - v.mean()
     return (v / max(float(np.linalg.norm(v)), 1e-6)).astype(np.float32)
@@ -231,34 +216,4 @@ def build_profile(
         suit_colours=suit_colours,  # type: ignore[arg-type]
         rank_height=float(np.median(heights)) if heights else 0.0,
         thresholds=GENERIC_THRESHOLDS if generic else DECK_THRESHOLDS,
-    )
-
-
-def foreign_templates(
-    ranks: Iterable[FloatArray], suits: Iterable[FloatArray], *, name: str
-) -> DeckProfile:
-    """A partial profile of non-standard glyphs (class ``?``): German court
-    letters, Swiss and German suit signs."""
-    r, s = list(ranks), list(suits)
-    return DeckProfile(
-        name=name,
-        generic=True,
-        rank_templates=np.stack(r).astype(np.float32),
-        rank_labels=tuple(FOREIGN * len(r)),
-        suit_templates=np.stack(s).astype(np.float32),
-        suit_labels=tuple(FOREIGN * len(s)),
-    )
-
-
-def merge_profiles(profiles: Iterable[DeckProfile], *, name: str) -> DeckProfile:
-    """One generic profile from several averaged ones."""
-    ps = list(profiles)
-    return DeckProfile(
-        name=name,
-        generic=True,
-        rank_templates=np.concatenate([p.rank_templates for p in ps]),
-        rank_labels=tuple(label for p in ps for label in p.rank_labels),
-        suit_templates=np.concatenate([p.suit_templates for p in ps]),
-        suit_labels=tuple(label for p in ps for label in p.suit_labels),
-        thresholds=GENERIC_THRESHOLDS,
     )

@@ -7,6 +7,7 @@ simulator's camera plugs in without vision knowing about it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -104,3 +105,129 @@ class VideoCaptureSource:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+#: schemes of network cameras that OpenCV's FFmpeg backend opens
+_STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://", "tcp://", "udp://", "rtmp://")
+
+
+def is_live(source: int | str) -> bool:
+    """A camera rather than a recording: a device index, a ``/dev/`` path or a stream URL."""
+    if isinstance(source, int):
+        return True
+    text = source.strip()
+    return text.isdigit() or text.startswith("/dev/") or text.lower().startswith(_STREAM_SCHEMES)
+
+
+class LiveCaptureSource:
+    """A live camera read by a background thread that keeps only the newest frame.
+
+    Why a thread: ``cv2.VideoCapture`` hands out frames in the order they were
+    buffered (FFmpeg's network buffer, V4L2's queue), so a capture read only
+    when a card comes out returns frames seconds old: the previous card.
+    Here a reader drains the capture all the time and :meth:`grab` returns the
+    first frame that *arrives after* the call, so nothing buffered while idle
+    is ever read, and consecutive grabs are distinct frames (frame consensus
+    then means something).  Only the one frame already on its way when the
+    card appeared can be older; ``FrameConsensus`` restarts its count on it.
+
+    A camera that cannot be opened or stops sending is reopened with backoff;
+    meanwhile :meth:`grab` returns None after ``timeout`` seconds (the table
+    then asks the dealer) and :attr:`problem` says why, in plain words.
+    """
+
+    def __init__(
+        self,
+        source: int | str,
+        *,
+        timeout: float = 1.0,
+        open_timeout: float = 5.0,
+        retry: tuple[float, float] = (0.2, 5.0),
+    ) -> None:
+        self.source: int | str = int(source) if isinstance(source, str) and source.isdigit() \
+            else source
+        self.timeout = timeout
+        self.open_timeout = open_timeout
+        self.retry = retry
+        self.problem: str | None = "not opened yet"
+        self.frames_read = 0
+        self._cond = threading.Condition()
+        self._frame: Image | None = None
+        self._seq = 0
+        self._connected = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._reader, name="camera-reader", daemon=True)
+        self._thread.start()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def wait_connected(self, timeout: float) -> bool:
+        """True once a first frame has arrived (within ``timeout`` seconds)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._seq > 0, timeout)
+
+    def _open(self) -> Any:
+        ms = int(self.open_timeout * 1000)
+        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms]
+        return cv2.VideoCapture(self.source, cv2.CAP_ANY, params)
+
+    def _reader(self) -> None:
+        delay = self.retry[0]
+        while not self._stop.is_set():
+            cap = self._open()
+            if not cap.isOpened():
+                cap.release()
+                self.problem = f"cannot open camera {self.source!r}; retrying"
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.retry[1])
+                continue
+            try:
+                while not self._stop.is_set():
+                    ok, frame = cap.read()
+                    if not ok or frame is None:
+                        self.problem = f"camera {self.source!r} stopped sending; reconnecting"
+                        break
+                    image = to_bgr(frame)
+                    with self._cond:
+                        self._frame = image
+                        self._seq += 1
+                        self.frames_read += 1
+                        self._connected = True
+                        self.problem = None
+                        self._cond.notify_all()
+                    delay = self.retry[0]
+            finally:
+                cap.release()
+                self._connected = False
+            self._stop.wait(delay)
+
+    def grab(self) -> Image | None:
+        with self._cond:
+            start = self._seq
+            if not self._cond.wait_for(
+                lambda: self._seq > start or self._stop.is_set(), self.timeout
+            ):
+                return None
+            return None if self._stop.is_set() else self._frame
+
+    def release(self) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        self._thread.join(timeout=self.open_timeout + 1)
+
+    def __enter__(self) -> LiveCaptureSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def open_camera(source: int | str) -> LiveCaptureSource | VideoCaptureSource:
+    """The right source for a configured camera: live cameras and streams get the
+    newest-frame reader; a recorded video file is read frame by frame."""
+    if is_live(source):
+        return LiveCaptureSource(source)
+    return VideoCaptureSource(source)

@@ -5,6 +5,25 @@ consistent point named; ``--recover`` continues from there), resumes the game
 it holds (same deal, same point, same balances) or starts one, then opens the
 shoe and the panel bus, the camera, and serves the dealer display.  Nothing in
 ``hardware_sim`` is imported here.
+
+A journal holding an unfinished game of *another* setup (other seats, rules
+or seed) is refused rather than silently put aside: it is almost always the
+wrong file.  ``--new-game`` starts a new game in it deliberately.
+
+Crash recovery reaches the shoe too.  The shoe keeps its recent events and
+resends, after a reconnection, every event after the cursor the host gives
+it; so the controller journals where it stands in the shoe's event stream
+and gives that cursor back on start (:func:`shoe_resume`).  A card pulled
+while the controller was down, or pulled and not yet journalled when it died,
+is then delivered after the restart, and a card already journalled is never
+delivered twice.  The core journals each card's ``event_no`` in the action's
+meta; the shoe's ``boot_id`` (event numbers restart with every power-up) is
+journalled here as a ``shoe_boot`` table event, written before the first
+card of that boot reaches the core (:class:`JournalledShoe`).
+
+Panel buttons are deliberately *not* resumed: a press made while the table
+was down got no answer on its panel, so the player will press again when the
+lamps come back; replaying it later could make a decision nobody sees made.
 """
 
 from __future__ import annotations
@@ -14,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 from controller.config import ConfigError, TableConfig, load_config
@@ -21,6 +41,14 @@ from controller.core import GameSetup, TableCore
 from controller.journal import Journal, JournalBroken, JournalError
 from controller.rules import IllegalAction
 from controller.table import Table
+from firmware_bridge.host import CardOut, EventCursor, HostEvent
+
+log = logging.getLogger(__name__)
+
+#: the journal's table event recording a shoe boot the controller saw
+SHOE_BOOT = "shoe_boot"
+#: seconds to wait for the camera's first frame before warning the dealer
+CAMERA_WAIT = 5.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,6 +87,80 @@ def open_journal(config: TableConfig, recover: bool) -> Journal:
         return journal
 
 
+def other_setup(journal: Journal, setup: GameSetup) -> str | None:
+    """Why the journal's unfinished game is not this configuration's, or None."""
+    if not journal.game:
+        return None
+    stored = GameSetup.from_json(journal.setup())
+    if stored.same_game(setup):
+        return None
+    mine, theirs = setup.to_json(), stored.to_json()
+    differences = [
+        f"{key} {_plain(theirs.get(key))} (this file: {_plain(mine.get(key))})"
+        for key in ("players", "rules", "banker", "seed", "options")
+        if theirs.get(key) != mine.get(key)
+    ]
+    return (
+        f"journal {journal.path} holds a game of another table setup: "
+        + "; ".join(differences)
+        + ". Use this table's own journal, or --new-game to start a new game in it."
+    )
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "none" if value is None else str(value)
+
+
+def shoe_resume(journal: Journal) -> EventCursor | None:
+    """Where the controller stands in the shoe's event stream, from the journal.
+
+    The last ``shoe_boot`` note names the boot and the event before its first
+    card; every action journalled after it with an ``event_no`` meta moves the
+    cursor on.  None when the journal never saw the shoe (a fresh table: skip
+    whatever the shoe did before).
+    """
+    boot: int | None = None
+    event_no = 0
+    for game in journal.games():
+        for row in journal.rows(game):
+            if row.kind == "table" and row.body.get("event") == SHOE_BOOT:
+                boot = int(row.body["boot_id"])
+                event_no = int(row.body.get("event_no", 0))
+            elif row.kind == "action" and boot is not None and "event_no" in row.meta:
+                event_no = max(event_no, int(row.meta["event_no"]))
+    return None if boot is None else EventCursor(boot, event_no)
+
+
+class JournalledShoe:
+    """The shoe driver as the table sees it, with its boot journalled on the way.
+
+    Before the first card of a shoe boot the journal has not seen reaches the
+    table, a ``shoe_boot`` note is written, so a card journalled afterwards
+    can always be placed in the shoe's event stream again by
+    :func:`shoe_resume`.  Everything else is the driver's own.
+    """
+
+    def __init__(self, shoe: Any, journal: Journal, resume: EventCursor | None) -> None:
+        self._shoe = shoe
+        self._journal = journal
+        self._boot: int | None = None if resume is None else resume.boot_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._shoe, name)
+
+    async def events(self) -> AsyncIterator[HostEvent]:
+        async for event in self._shoe.events():
+            if isinstance(event, CardOut) and event.boot_id != self._boot:
+                self._journal.note(
+                    {"event": SHOE_BOOT, "boot_id": event.boot_id,
+                     "event_no": event.event_no - 1}
+                )
+                self._boot = event.boot_id
+            yield event
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -69,8 +171,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"{config.source}: OK ({len(config.seats)} seats, {config.rules.preset} rules)")
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # The state machine library narrates every transition at INFO; the table's
+    # own log says what matters to the person at the terminal.
+    logging.getLogger("transitions").setLevel(logging.WARNING)
+    journal: Journal | None = None
     try:
         journal = open_journal(config, args.recover)
+        refusal = None if args.new_game else other_setup(journal, setup_from(config))
+        if refusal is not None:
+            print(f"pontoon-table run: {refusal}", file=sys.stderr)
+            journal.close()
+            return 1
         core = TableCore(
             setup_from(config),
             journal,
@@ -80,35 +191,77 @@ def run(args: argparse.Namespace) -> int:
         if args.new_game and core.state.results:
             core.new_game()
     except (JournalError, IllegalAction) as exc:
+        if journal is not None:
+            journal.close()
         print(f"pontoon-table run: {exc}", file=sys.stderr)
         return 1
     try:
-        asyncio.run(_serve(config, core))
+        recognizer = _recognizer(config)
+    except ValueError as exc:
+        journal.close()
+        print(f"pontoon-table run: {config.source}: camera.profile: {exc}", file=sys.stderr)
+        return 2
+    camera = _camera(config)
+    try:
+        asyncio.run(_serve(config, core, camera, recognizer))
     except KeyboardInterrupt:
         pass
     finally:
+        release = getattr(camera, "release", None)
+        if release is not None:
+            release()
         journal.close()
     return 0
 
 
-def _camera(config: TableConfig) -> Any:
-    from vision.sources import VideoCaptureSource
-
-    return VideoCaptureSource(config.camera.source)
-
-
-async def _serve(config: TableConfig, core: TableCore) -> None:
-    from dealer_display.app import create_app, serve
-    from firmware_bridge.drivers import PanelBus, Shoe
+def _recognizer(config: TableConfig) -> Any:
+    """The deck's profile is checked before any device is touched; a bad one is a
+    ValueError with vision's plain message."""
+    from vision.profile import ProfileError
     from vision.recognizer import Recognizer
 
-    recognizer = Recognizer(config.camera.profile)
-    camera = _camera(config)
+    try:
+        return Recognizer(config.camera.profile)
+    except ProfileError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _camera(config: TableConfig) -> Any:
+    """The configured camera; a live one keeps only its newest frame.
+
+    A camera that is not there yet does not stop the table: it is retried in
+    the background and, meanwhile, every card is confirmed by the dealer.
+    """
+    from vision.sources import ImageError, open_camera
+
+    source = config.camera.source
+    try:
+        camera = open_camera(source)
+    except ImageError as exc:
+        log.error("camera: %s; every card will need the dealer's confirmation", exc)
+        return None
+    wait = getattr(camera, "wait_connected", None)
+    if wait is not None and not wait(CAMERA_WAIT):
+        problem = getattr(camera, "problem", None) or "no picture"
+        log.error("camera %r: %s; cards need the dealer's confirmation until it sends pictures",
+                  source, problem)
+    return camera
+
+
+async def _serve(config: TableConfig, core: TableCore, camera: Any, recognizer: Any) -> None:
+    from dealer_display.app import create_app, serve
+    from firmware_bridge.drivers import PanelBus, Shoe
+
     addresses = [seat.panel_address for seat in config.seats]
-    async with Shoe.open(config.devices.shoe, baudrate=config.devices.baudrate) as shoe, \
+    resume = shoe_resume(core.journal)
+    if resume is not None:
+        log.info("shoe: resuming after event %d of boot %d", resume.event_no, resume.boot_id)
+    async with Shoe.open(config.devices.shoe, baudrate=config.devices.baudrate,
+                         resume=resume) as shoe, \
             PanelBus.open(config.devices.panels, seats=addresses,
                           baudrate=config.devices.baudrate) as bus:
-        table = Table(core, shoe=shoe, bus=bus, camera=camera, recognizer=recognizer,
+        journalled = JournalledShoe(shoe, core.journal, resume)
+        table = Table(core, shoe=journalled, bus=bus, camera=camera, recognizer=recognizer,
                       frames=config.camera.frames)
         async with table:
             app = create_app(table, token=config.display.token, title=config.name)

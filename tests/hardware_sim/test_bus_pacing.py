@@ -1,8 +1,9 @@
 """How the host's RS-485 poll loop paces itself against the emulated panels (real ptys).
 
-A quiet bus is polled every ``cycle_min``; a command is sent at once, and a
-bus that just carried something is polled back to back for a moment, so a
-press answering a lamp that just lit is collected without a poll interval.
+A quiet panel is polled every ``cycle_min`` (every ``dark_poll`` while none of
+its button lamps is lit); a command is sent at once, and an address that just
+carried something is polled every ``hot_poll`` for a moment, so a press
+answering a lamp that just lit is collected without a poll interval.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def test_a_quiet_bus_is_polled_at_the_cycle_and_a_command_goes_at_once() -> None
     async def host(rig: SimRig) -> tuple[int, float]:
         async with PanelBus.open(rig.bus_url, seats=[1], dealer=False, cycle_min=CYCLE) as bus:
             await _up(bus)
-            await asyncio.sleep(2 * CYCLE + 0.1)  # the handshake's busy spell is over
+            await bus.seat(1).set_lights(button_light(Button.STICK))  # a lamp lit: not dark
+            await asyncio.sleep(2 * CYCLE + 0.1)  # the command's busy spell is over
             before = _polls(rig, "Ann")
             await asyncio.sleep(1.0)
             quiet = _polls(rig, "Ann") - before
@@ -47,6 +49,29 @@ def test_a_quiet_bus_is_polled_at_the_cycle_and_a_command_goes_at_once() -> None
     # 1 s at one poll per 0.25 s: about 4 (a back-to-back loop would make hundreds)
     assert 2 <= quiet <= 8
     assert command < CYCLE  # not held back to the next cycle
+
+
+def test_a_panel_with_every_button_lamp_dark_is_polled_less_often() -> None:
+    dark = 0.2
+
+    async def host(rig: SimRig) -> tuple[int, int]:
+        async with PanelBus.open(
+            rig.bus_url, seats=[1, 2], dealer=False, cycle_min=0.02, dark_poll=dark
+        ) as bus:
+            await _up(bus)
+            await bus.seat(1).set_lights(int(Light.READY) | button_light(Button.TWIST))
+            await bus.seat(2).set_lights(int(Light.READY))  # a status lamp only: dark
+            await asyncio.sleep(0.3)  # the commands' busy spells are over
+            lit0, dark0 = _polls(rig, "Ann"), _polls(rig, "Ben")
+            await asyncio.sleep(1.0)
+            return _polls(rig, "Ann") - lit0, _polls(rig, "Ben") - dark0
+
+    with SimRig({"Ann": 1, "Ben": 2}, seed=3, camera=None) as rig:
+        lit, dark_polls = asyncio.run(host(rig))
+    # 1 s: about 50 polls of the lit panel, about 5 of the dark one (still well
+    # inside the panels' 2 s fail-safe)
+    assert lit >= 20
+    assert 2 <= dark_polls <= 10
 
 
 def test_a_press_answering_a_lamp_is_collected_without_waiting_a_cycle() -> None:
