@@ -121,7 +121,7 @@ async def bench(
             if stub_camera is None:
                 rig.warm_up()
             async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
-                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005, cycle_min=0.02
+                rig.bus_url, seats=list(seats.values()), reply_timeout=0.005
             ) as bus:
                 table = Table(core, shoe=shoe, bus=bus, camera=camera,
                               recognizer=recognizer, frames=frames)
@@ -156,14 +156,14 @@ async def bench(
                     await asyncio.sleep(warmup)
                     if barrier is not None:
                         await asyncio.to_thread(barrier.wait)
-                    links = [shoe, *bus.seats.values(), bus.dealer]
+                    links: list[Any] = [shoe, *bus.seats.values(), bus.dealer]
 
-                    def frames() -> tuple[int, int]:
+                    def link_frames() -> tuple[int, int]:
                         counts = [link.counters.frames_sent + link.counters.frames_received
-                                  for link in links]
+                                  for link in links if link is not None]
                         return counts[0], sum(counts[1:])
 
-                    frames0 = frames()
+                    frames0 = link_frames()
                     cpu0 = thread_cpu()
                     start = time.perf_counter()
                     deals0 = len(core.state.results)
@@ -172,7 +172,7 @@ async def bench(
                     elapsed = time.perf_counter() - start
                     deals = len(core.state.results) - deals0
                     cpu = {k: v - cpu0.get(k, 0.0) for k, v in thread_cpu().items()}
-                    frames1 = frames()
+                    frames1 = link_frames()
                     cards1 = len(written)
         journal.close()
     pairs = min(len(written), len(published), cards1)

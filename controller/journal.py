@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS quarantine (
 """
 
 
+#: the chain head (last row and its hash) in one statement: it runs once per action
+_SET_HEAD = (
+    "UPDATE info SET value = CASE key WHEN 'head_seq' THEN ?1 ELSE ?2 END "
+    "WHERE key IN ('head_seq', 'head_hash')"
+)
+
+
 class JournalError(Exception):
     """The journal cannot be used; the message says why in plain words."""
 
@@ -214,8 +221,7 @@ class Journal:
                 "INSERT INTO rows (seq, game, kind, body, meta, at, hash) VALUES (?,?,?,?,?,?,?)",
                 (seq, game, kind, body_text, meta_text, at, digest),
             )
-            self._db.execute("UPDATE info SET value=? WHERE key='head_seq'", (str(seq),))
-            self._db.execute("UPDATE info SET value=? WHERE key='head_hash'", (digest,))
+            self._db.execute(_SET_HEAD, (str(seq), digest))
             if effect is not None:
                 effect()
         self._head_seq, self._head_hash = seq, digest

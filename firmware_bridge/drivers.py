@@ -263,7 +263,7 @@ class _BusRunner(_PortRunner):
         self.cycle_min = cycle_min
         self.hot_poll = min(hot_poll, cycle_min)
         self.dark_poll = max(cycle_min, 4 * cycle_min if dark_poll is None else dark_poll)
-        self.linger = max(2 * cycle_min, 0.02)
+        self.linger = 4 * self.hot_poll
         self.decoder = FrameDecoder()
         self._waiting_for: int | None = None
         self._reply: asyncio.Future[bool] | None = None

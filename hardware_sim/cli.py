@@ -289,4 +289,6 @@ def _report(rig: Any, eyes: Any) -> dict[str, Any]:
     report["on_table"] = rig.call(lambda: len(rig.world.on_table))
     if eyes is not None:
         report["confirmed_by_dealer"] = list(eyes.confirmed)
+        report["dealer_eyes_problem"] = eyes.last_problem
+    report["under_camera"] = rig.call(lambda: rig.world.under_camera)
     return report

@@ -329,6 +329,9 @@ class SimDealer:
         self._wake = asyncio.Event()
         self.pulled = 0
         self._locks_at_pull = -1  # the shoe's gate_locks when the last card was pulled
+        #: the dealer panel's version when NEXT was last pressed: until the table
+        #: answers (its lamps change), the NEXT still lit is the old one
+        self._next_pressed_at = -1
 
     def _count(self, what: str) -> None:
         self.stats[what] = self.stats.get(what, 0) + 1
@@ -389,8 +392,11 @@ class SimDealer:
 
     def _between_deals(self) -> bool:
         panel = self.rig.panels.dealer
-        return panel is not None and Button.NEXT in panel.lit_buttons() and bool(
-            self.rig.world.on_table
+        return (
+            panel is not None
+            and panel.version != self._next_pressed_at
+            and Button.NEXT in panel.lit_buttons()
+            and bool(self.rig.world.on_table)
         )
 
     async def _deal(self, against_gate: bool = False) -> None:
@@ -432,6 +438,7 @@ class SimDealer:
         self.rig.shoe.refilled()
         self._count("collected")
         if self.press_next and self.rig.panels.dealer is not None:
+            self._next_pressed_at = self.rig.panels.dealer.version
             self.rig.panels.dealer.press(Button.NEXT)
             if self.rig.panels.dealer.wire is not None:
                 self.rig.panels.dealer.wire.kick()
