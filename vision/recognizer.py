@@ -9,6 +9,7 @@ that disagree, or an ink colour that does not fit the suit.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -256,9 +257,15 @@ class Recognizer:
         det = find_card(frame)
         if det is None:
             return Reading(None, 0.0, "no card in view")
+        quad = det.quad
+        return self.decide(read_patch(corner_patch(frame, quad, k)) for k in range(2))
+
+    def decide(self, corners: Iterable[IndexGlyphs | None]) -> Reading:
+        """The reading from a card's index corners, taken lazily in order (None: a
+        corner showing no index); stops early after a sure corner.  Split out of
+        ``read`` so ``benchmarks/vision_tune.py`` can replay cached corners."""
         votes: list[_CornerVote] = []
-        for corner in range(2):
-            g = read_patch(corner_patch(frame, det.quad, corner))
+        for g in corners:
             if g is None:
                 continue
             votes.append(self._vote(g))

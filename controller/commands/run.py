@@ -164,6 +164,7 @@ class JournalledShoe:
         self._target = 0
         self._first_link = True
         self._caught_up = asyncio.Event()
+        self._link_up_seen = asyncio.Event()
         self.catch_up_timeout = catch_up_timeout
 
     def __getattr__(self, name: str) -> Any:
@@ -171,6 +172,7 @@ class JournalledShoe:
 
     async def set_gate(self, locked: bool) -> None:
         if not locked:
+            await self._link_up_seen.wait()  # the driver would wait for the link anyway
             try:
                 await asyncio.wait_for(self._caught_up.wait(), self.catch_up_timeout)
             except TimeoutError:
@@ -194,6 +196,7 @@ class JournalledShoe:
             self._seen = 0  # a power cycle: every event of the new boot is sent
         self._boot = event.boot_id
         self._target = self._shoe.session.device_last_event_no
+        self._link_up_seen.set()
         self._check()
 
     def _check(self) -> None:
@@ -204,6 +207,7 @@ class JournalledShoe:
         async for event in self._shoe.events():
             if isinstance(event, LinkUp | LinkDown):
                 self._caught_up.clear()
+                self._link_up_seen.clear()
             if isinstance(event, CardOut) and event.boot_id != self._noted_boot:
                 self._core.journal.note(
                     {"event": SHOE_BOOT, "boot_id": event.boot_id,
@@ -316,7 +320,7 @@ async def _serve(config: TableConfig, core: TableCore, camera: Any, recognizer: 
     from firmware_bridge.drivers import PanelBus, Shoe
 
     addresses = [seat.panel_address for seat in config.seats]
-    resume = None  # TEMP-HONESTY-CHECK
+    resume = shoe_resume(core.journal)
     if resume is not None:
         log.info("shoe: resuming after event %d of boot %d", resume.event_no, resume.boot_id)
     async with Shoe.open(config.devices.shoe, baudrate=config.devices.baudrate,

@@ -35,6 +35,7 @@ from controller.commands.run import SHOE_BOOT, other_setup, setup_from, shoe_res
 from controller.config import load_config
 from controller.core import TableCore
 from controller.journal import Journal
+from controller.rules import Card
 
 SEATS = "Ann,Ben,Cat,Dan"
 BOTS = "Ann=stick17,Ben=buy11,Cat=stick16,Dan=stick17"
@@ -229,7 +230,8 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
             time.sleep(0.05)
         table.run.kill(signal.SIGKILL)
         journalled = dealt_in_journal(table.journal)
-        if table.report()["cards_out"] == len(journalled) + 1:
+        at_kill_report = table.report()
+        if at_kill_report["cards_out"] == len(journalled) + 1:
             break
         table.start_run()  # the card was read before the freeze: try the next one
     else:
@@ -246,7 +248,8 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
     table.wait("the card pulled while down to be dealt",
                lambda v: len(dealt_in_journal(table.journal)) > len(journalled))
     late = dealt_in_journal(table.journal)[len(journalled)]
-    assert late["event_no"] > journalled[-1]["event_no"]  # the shoe resent it, once
+    assert late["event_no"] == journalled[-1]["event_no"] + 1  # the shoe resent it
+    assert str(Card.parse(late["card"])) == str(Card.parse(at_kill_report["under_camera"]))
 
     # A second kill at whatever moment it comes, then the game to its end.
     table.wait("another deal", lambda v: v["deal"]["number"] >= deal_at_kill + 1)
