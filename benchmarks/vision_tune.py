@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import pickle
 import sys
 import time
 from dataclasses import dataclass, field
@@ -118,7 +119,7 @@ GRID: dict[str, tuple[Any, ...]] = {
     "min_rank_prob": (0.75, 0.6, 0.85, 0.9, 0.95),
     "min_suit_prob": (0.8, 0.7, 0.9, 0.95),
     "ink_margin": (0.6, 0.5, 0.7, 0.8),
-    "sure_prob": (0.98, 0.95, 0.99, 1.01),
+    "sure_prob": (0.98, 0.9, 0.95, 0.97, 0.99, 1.01),
     "veto": ("lenient", "strict"),
 }
 EXTRACTION = ("kernel", "retries")
@@ -266,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=40, help="frames per design and preset")
     ap.add_argument("--seed", type=int, default=77)  # not the benchmark's seed
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--render-only", action="store_true", help="render and cache the frames")
     ap.add_argument("--model", type=Path, help="glyph model to tune (default: the shipped one)")
     ap.add_argument("--write-model", type=Path,
                     help="save the model with the chosen probability thresholds here")
@@ -273,10 +275,19 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     model = load_glyph_model(args.model) if args.model else glyph_model()
     t = time.perf_counter()
-    items = render(args.frames, args.seed)
+    cache = Path(f"/tmp/pontoon-tune-frames-{args.frames}-{args.seed}.pkl")
+    if cache.exists():
+        with open(cache, "rb") as fh:
+            items = pickle.load(fh)  # our own file, written just below
+    else:
+        items = render(args.frames, args.seed)
+        with open(cache, "wb") as fh:
+            pickle.dump(items, fh)
     pos = sum(it.truth != "-" for it in items)
     print(f"{len(items)} tuning frames ({pos} cards, {len(items) - pos} negatives) in "
           f"{time.perf_counter() - t:.0f} s", flush=True)
+    if args.render_only:
+        return 0
     chosen = sweep(items, model, args.rounds)
     if args.write_model:
         dataclasses.replace(model, min_rank_prob=float(chosen["min_rank_prob"]),
