@@ -134,7 +134,7 @@ def apply_extraction(s: dict[str, Any]) -> None:
 def apply_decision(s: dict[str, Any]) -> None:
     recognizer.SURE_PROB = float(s["sure_prob"])
     recognizer.INK_MARGIN = float(s["ink_margin"])
-    recognizer._contradicts = VETO[s["veto"]]  # type: ignore[assignment]
+    recognizer._contradicts = VETO[s["veto"]]
 
 
 class Memo:
@@ -161,6 +161,7 @@ class Score:
     negs: int = 0
     frames: int = 0
     by: dict[str, list[int]] = field(default_factory=dict)
+    confusions: list[str] = field(default_factory=list)
 
     def key(self) -> tuple[int, int]:
         return (self.wrong + self.neg, -self.right)
@@ -170,7 +171,8 @@ class Score:
         for k, (r, w, u) in sorted(self.by.items()):
             n = max(r + w + u, 1)
             parts.append(f"{k}: {100 * r / n:.2f}% right {w} wrong {100 * u / n:.2f}% unsure")
-        return "; ".join(parts) + f"; negatives answered {self.neg}/{self.negs}"
+        return ("; ".join(parts) + f"; negatives answered {self.neg}/{self.negs}"
+                + (f"; wrong: {', '.join(self.confusions)}" if self.confusions else ""))
 
 
 def evaluate(items: list[Item], profiles: dict[str, DeckProfile | None], model: GlyphModel,
@@ -206,6 +208,7 @@ def evaluate(items: list[Item], profiles: dict[str, DeckProfile | None], model: 
             else:
                 sc.wrong += 1
                 t[1] += 1
+                sc.confusions.append(f"{mode} {it.design} {it.truth}->{card}")
     return sc
 
 
@@ -228,7 +231,7 @@ def extract(items: list[Item], s: dict[str, Any], memo: Memo) -> dict[str, DeckP
 
 def sweep(items: list[Item], model: GlyphModel, rounds: int) -> dict[str, Any]:
     memo = Memo()
-    recognizer.features = memo  # type: ignore[assignment]
+    setattr(recognizer, "features", memo)  # noqa: B010 - swap in the cached features
     current = {k: v[0] for k, v in GRID.items()}
     profiles = extract(items, current, memo)
     best = evaluate(items, profiles, model, current)

@@ -398,7 +398,10 @@ class TableCore:
         if person is None:
             return
         if not self.machine.running:
+            # Every seat panel already says "Table paused" while the table holds; a
+            # refusal kept for this press would hide the amount after it resumes.
             self._refuse(event.address, "Table paused")
+            self.refusals.pop(event.address, None)
             return
         press = self.ux.press(
             person, event.button, self.need(), self.legal(), banker=self.state.banker

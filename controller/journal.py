@@ -105,6 +105,21 @@ class Journal:
         self.path = str(path)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.DatabaseError as exc:
+            raise JournalBroken(
+                f"journal {self.path} cannot be read by SQLite ({exc}); "
+                "restore it from a copy or start a new journal file",
+                last_good=0,
+            ) from exc
+        try:
+            self._open(durable=durable, check=check)
+        except BaseException:
+            # A refused file must not stay open (and locked) behind the refusal.
+            self._db.close()
+            raise
+
+    def _open(self, *, durable: bool, check: bool) -> None:
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._db.executescript(_SCHEMA)
@@ -270,6 +285,8 @@ class Journal:
                 f"{self._walked} ({exc}); restore it from a copy or start a new journal file",
                 last_good=self._walked,
             ) from exc
+        finally:
+            cursor.close()  # a live statement would keep a closed connection's file open
 
     def _walk(self, cursor: sqlite3.Cursor, prev: str, expected: int, last_good: int) -> None:
         for seq, game, kind, body, meta, at, digest in cursor:

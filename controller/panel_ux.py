@@ -17,7 +17,7 @@ initial stake              STAKE_UP / STAKE_DOWN set the amount, CONFIRM stakes 
 shoot bet (before 2nd)     STAKE_UP / STAKE_DOWN set the amount (0 = none),
                            CONFIRM or SHOOT places it
 a hand's decision          TWIST, STICK, SPLIT, DOUBLE, EVEN_MONEY: one press;
-                           BUY and SHOOT use the shown amount (STAKE_UP / DOWN);
+                           BUY and SHOOT use the amount dial (below);
                            INSURE insures for the amount the rules fix
 banker's turn              the banker's own TWIST (draw) / STICK (stay), or the
                            dealer panel's DRAW / STAY
@@ -25,6 +25,15 @@ kitty                      the banker's STAKE_UP / STAKE_DOWN then CONFIRM
 between deals              the dealer panel's NEXT starts the next deal; the banker
                            may add to the kitty with STAKE_UP / DOWN then CONFIRM
 =========================  ========================================================
+
+The amount dial of a hand's decision belongs to one word at a time, and the
+panel says which: ``Buy 3? BUY`` or ``Shoot 2? SHOOT``, each with its own
+range.  It belongs to BUY when a buy is open (else to SHOOT).  Pressing the
+other word's button only moves the dial to that word (starting at its
+least amount); STAKE_UP / STAKE_DOWN adjust it; pressing the word the dial
+shows places that amount.  So a shoot while a buy is also open is SHOOT
+(dial moves), UP/DOWN, SHOOT; BUY moves it back.  A press never uses an
+amount the panel did not show for that word.
 
 The dealer panel's PAUSE pauses or resumes the table; its CONFIRM answers the
 table's question when one is open (handled by the table, not here).
@@ -124,6 +133,8 @@ class PanelUx:
     last_stake: dict[str, Amount] = field(default_factory=dict)
     #: key of the question each shown amount belongs to; a new question resets it
     _topic: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    #: the word a player moved their decision dial to (until the table moves on)
+    _dial: dict[str, str] = field(default_factory=dict)
 
     # -- what is being asked of whom ----------------------------------------------
 
@@ -138,15 +149,27 @@ class PanelUx:
             family = _find(legal, PlaceShoot, player=person)
             return None if family is None else ("shoot", _range(family))
         if isinstance(need, DecisionNeed) and need.player == person:
-            for word in ("buy", "shoot"):
-                family = _find(legal, Decide, player=person, word=word)
-                if family is not None and family.minimum is not None:
-                    return word, _range(family)
-            return None
+            spans = self.dial_words(person, legal)
+            if not spans:
+                return None
+            word = self._dial.get(person, "")
+            if word not in spans:
+                word = next(iter(spans))  # BUY's when a buy is open
+            return word, spans[word]
         if isinstance(need, KittyNeed | BetweenDeals) and person == banker:
             family = _find(legal, PutKitty)
             return None if family is None else ("kitty", _range(family))
         return None
+
+    @staticmethod
+    def dial_words(person: str, legal: Sequence[LegalAction]) -> dict[str, AmountRange]:
+        """The amount words open to ``person`` now, each with its own range (BUY first)."""
+        spans: dict[str, AmountRange] = {}
+        for word in ("buy", "shoot"):
+            family = _find(legal, Decide, player=person, word=word)
+            if family is not None and family.minimum is not None:
+                spans[word] = _range(family)
+        return spans
 
     def shown_amount(
         self, person: str, need: Need, legal: Sequence[LegalAction], banker: str | None
@@ -193,7 +216,7 @@ class PanelUx:
             buttons |= {WORD_BUTTON[w] for w in words if w in WORD_BUTTON}
             if choice is not None:
                 buttons |= {Button.STAKE_UP, Button.STAKE_DOWN}
-                line2 = f"{choice[0].capitalize()} {_fmt(amount)}"
+                line2 = f"{choice[0].capitalize()} {_fmt(amount)}? {choice[0].upper()}"
             else:
                 line2 = "Your turn"
         elif isinstance(need, BankNeed) and person == banker:
@@ -285,17 +308,12 @@ class PanelUx:
                 return Press(refusal=_not_now(word, need.words))
             value: Amount | None = None
             if word in AMOUNT_WORDS and family.minimum is not None:
-                # One amount is shown for both BUY and SHOOT (it follows BUY's range
-                # when both are open): the amount pressed is the one shown, never a
-                # silently different one.
-                span = _range(family)
-                if choice is None or amount is None:
-                    value = family.minimum
-                elif choice[0] == word or span.clamp(amount) == amount:
-                    value = amount
-                else:
-                    top = "" if span.maximum is None else f"-{_fmt(span.maximum)}"
-                    return Press(refusal=f"{word.title()} {_fmt(span.minimum)}{top} only")
+                # The dial shows one word's amount; the other word's button moves the
+                # dial to it (so nobody buys or shoots an amount shown for the other).
+                if choice is not None and choice[0] != word:
+                    self._dial[person] = word
+                    return Press(changed=True)
+                value = amount if choice is not None and amount is not None else family.minimum
             elif family.minimum is not None and family.minimum == family.maximum:
                 value = family.minimum
             return Press(Decide(person, word, value))
@@ -315,19 +333,57 @@ class PanelUx:
             return Press(refusal=f"The bank cannot {word} now")
         return Press(BankDecide(word))
 
+    def plan(
+        self,
+        person: str,
+        action: Action,
+        need: Need,
+        legal: Sequence[LegalAction],
+        *,
+        banker: str | None,
+    ) -> list[Button]:
+        """Every press from what ``person``'s panel shows now to ``action`` (no state change)."""
+        choice = self.amount_choice(person, need, legal, banker)
+        shown = self.shown_amount(person, need, legal, banker)
+        dial = choice[0] if choice is not None else None
+        presses = presses_for(action, shown, dial)
+        if isinstance(action, Decide) and dial is not None and dial != action.word:
+            span = self.dial_words(person, legal).get(action.word)
+            if span is not None:
+                presses += presses_for(action, span.minimum, action.word)
+        return presses
+
     def confirmed(self, action: Action) -> None:
-        """Remember what a confirmed action chose (a stake starts there next deal)."""
+        """Remember what a confirmed action chose (a stake starts there next deal).
+
+        Every recorded action ends the decision a dial was moved for, so the
+        dials go back to their default word.
+        """
+        self._dial.clear()
         if isinstance(action, PlaceStake):
             self.last_stake[action.player] = action.amount
 
 
-def presses_for(action: Action, shown: Amount | None) -> list[Button]:
+def presses_for(
+    action: Action, shown: Amount | None, dial: str | None = None
+) -> list[Button]:
     """The seat-panel presses that turn the shown amount into ``action``.
 
     For people (simulated or in a tutorial): e.g. staking 3 while the panel
     shows 1 is STAKE_UP, STAKE_UP, CONFIRM.  A banker's decision is given with
-    the seat panel's TWIST/STICK.
+    the seat panel's TWIST/STICK.  ``dial`` is the word the shown amount is
+    for (``"buy"`` in ``Buy 3? BUY``): when a BUY/SHOOT is wanted and the dial
+    shows the other word, the only press is that word's button, which moves
+    the dial; read the panel again for the rest (the new amount is the
+    word's least; :meth:`PanelUx.plan` knows it).
     """
+    if (
+        isinstance(action, Decide)
+        and action.word in AMOUNT_WORDS
+        and dial in AMOUNT_WORDS
+        and dial != action.word
+    ):
+        return [WORD_BUTTON[action.word]]
     if isinstance(action, PlaceStake | PlaceShoot | PutKitty):
         final = Button.CONFIRM
         target: Amount | None = action.amount

@@ -20,14 +20,18 @@ PlaceShoot(p, n)       STAKE_UP/STAKE_DOWN, CONFIRM (0 = no bet)        CONFIRM 
 PutKitty(n)            banker: STAKE_UP/STAKE_DOWN, CONFIRM             CONFIRM ("Kitty")
 Decide twist/stick/    one press of TWIST/STICK/SPLIT/DOUBLE/INSURE/    that button
 split/double/...       EVEN_MONEY
-Decide buy n/shoot n   STAKE_UP/STAKE_DOWN from the shown amount, then  BUY / SHOOT
-                       BUY or SHOOT
+Decide buy n/shoot n   the word's button first if the dial shows the    BUY / SHOOT
+                       other word (``Buy 3? BUY`` while shooting), then
+                       STAKE_UP/STAKE_DOWN, then BUY or SHOOT
 BankDecide draw/stay   banker's TWIST / STICK (dealer panel DRAW/STAY)  TWIST / STICK
 StartDeal              dealer panel NEXT                                NEXT
 =====================  ===============================================  ==================
 
 The shown amount is read from the panel's text (``"Stake 2? CONFIRM"``,
-``"Buy 3"``...), as a person reads it.
+``"Buy 3? BUY"``...), as a person reads it, and read again after every
+press: :func:`perform_on_panel` is closed loop (one press, then look), so a
+press lost on an offline or rebooting panel, or refused while the table was
+paused, is made again, and a slow one is never doubled.
 
 Example (inside a started :class:`~hardware_sim.rig.SimRig`)::
 
@@ -142,43 +146,226 @@ async def wait_for_prompt(
             continue
 
 
-async def perform_on_panel(rig: SimRig, person: str, action: Action) -> list[Button]:
+#: a person presses again when a press shows no effect for this long (seconds)
+EFFECT_TIMEOUT = 2.5
+#: after the panel was offline or the table paused, how long the panel must show
+#: the same thing before a person trusts it (the host refreshes a panel that comes
+#: back before the events it kept are delivered: the first view can be stale)
+SETTLE = 1.5
+#: a committing press is repeated without any sign of loss only after this long
+LOST_TIMEOUT = 8.0
+
+
+class _Watch:
+    """What a person notices on a panel: every change, and any sign of trouble.
+
+    A sign of trouble is the panel's offline pattern, the "Table paused" text
+    (shown while the table holds) or a blank panel (just back, not yet
+    refreshed): while one shows, a press may have been ignored or refused.
+    """
+
+    def __init__(self, panel: Panel) -> None:
+        self.panel = panel
+        self.changes = 0
+        self.troubled = False
+        self._event = asyncio.Event()
+        panel.listeners.append(self._seen)
+        self._seen(panel)
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.panel.listeners.remove(self._seen)
+
+    def _seen(self, panel: Panel) -> None:
+        self.changes += 1
+        if _troubled(panel):
+            self.troubled = True
+        self._event.set()
+
+    def view(self) -> tuple[int, str]:
+        return self.panel.lights, self.panel.text
+
+    async def change(self, timeout: float) -> bool:
+        """Wait for the next change of the panel; False on timeout."""
+        self._event.clear()
+        try:
+            await asyncio.wait_for(self._event.wait(), max(timeout, 0.0))
+        except TimeoutError:
+            return False
+        return True
+
+    async def quiet(self, period: float, deadline: float) -> None:
+        """Wait until the panel has shown the same thing for ``period`` (or deadline)."""
+        loop = asyncio.get_running_loop()
+        while loop.time() < deadline:
+            if not await self.change(min(period, deadline - loop.time())):
+                return
+
+
+def _troubled(panel: Panel) -> bool:
+    text = panel.text
+    return (
+        panel.offline
+        or "Table paused" in text
+        or "Table held" in text
+        or (not panel.lights and not text)
+    )
+
+
+def _step_towards(shown: Amount, target: Amount) -> Button:
+    return Button.STAKE_UP if target > shown else Button.STAKE_DOWN
+
+
+async def perform_on_panel(
+    rig: SimRig, person: str, action: Action, budget: float = 25.0
+) -> list[Button]:
     """``person`` makes ``action`` by pressing buttons, once their panel asks for it.
+
+    Closed loop, as a person at a table: one press, then look at the panel
+    until it shows the effect (amount changed, the table moved on, or a
+    refusal); an amount is corrected with STAKE_UP / STAKE_DOWN until the
+    panel shows the wanted amount for the wanted word, and only then comes
+    the committing press (CONFIRM, BUY, SHOOT, TWIST...).  A committing press
+    is made again only when the panel went offline or the table paused after
+    it and the panel, once refreshed and settled, shows exactly what it showed
+    when it was pressed (the press died with a rebooted panel or was refused
+    while paused); a press that is merely slow is never doubled.
 
     Returns the presses made. ``StartDeal`` is the dealer panel's NEXT; a
     ``BankDecide`` uses the banker's own seat panel (TWIST = draw, STICK = stay),
     or the dealer panel's DRAW / STAY when ``person`` is ``"dealer"``.
+    TimeoutError when nothing worked within ``budget`` seconds.
     """
+    target: Amount | None = None
     if isinstance(action, StartDeal):
         panel = rig.panels.seat("dealer")
-        presses = [Button.NEXT]
+        final = Button.NEXT
     elif isinstance(action, BankDecide) and person == "dealer":
         panel = rig.panels.seat("dealer")
-        presses = [Button.DRAW if action.word == "draw" else Button.STAY]
+        final = Button.DRAW if action.word == "draw" else Button.STAY
     else:
         panel = rig.panels.seat(person)
-        presses = presses_for(action, None)  # the final press tells which lamp to wait for
-    final = presses[-1]
+        final = presses_for(action, None)[-1]
+        if _topic(action) is not None:
+            target = getattr(action, "amount", None)
     topic = _topic(action)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + budget
+    made: list[Button] = []
+    watch = _Watch(panel)
 
     def ready(p: Panel) -> bool:
-        if final not in p.lit_buttons():
+        if p.offline or final not in p.lit_buttons():
             return False
         if topic is None or isinstance(action, Decide):
-            return True  # a BUY/SHOOT without a shown amount uses the rules' fixed amount
+            return True
         shown = shown_amount(p.text)
-        return shown is not None and shown[0] == topic
+        return shown is None or shown[0] == topic  # None: a refusal covers the amount
 
-    await wait_for_prompt(panel, ready)
-    if panel.name != "dealer":
-        shown = shown_amount(panel.text)
-        value = shown[1] if shown is not None and shown[0] == topic else None
-        presses = presses_for(action, value)
-    for i, button in enumerate(presses):
-        if i:
-            await rig.clock.pause(0.3)
+    def press(button: Button) -> None:
         panel.press(button)  # the event waits in the panel for the host's next poll
-    return presses
+        made.append(button)
+
+    try:
+        while True:
+            if loop.time() > deadline:
+                raise TimeoutError(
+                    f"{person} could not make {action} on the panel (lamps "
+                    f"{sorted(b.name for b in panel.lit_buttons())}, text {panel.text!r})"
+                )
+            await wait_for_prompt(panel, ready, max(deadline - loop.time(), 0.0))
+            if watch.troubled:
+                # Back from offline or a pause: let the host refresh the panel and
+                # deliver what it kept before believing what it shows.
+                watch.troubled = False
+                await watch.quiet(SETTLE, deadline)
+                continue
+            await rig.clock.pause(0.3)  # a person's reaction time
+            if not ready(panel) or watch.troubled:
+                continue
+            shown = shown_amount(panel.text)
+            if topic is not None and target is not None and panel.name != "dealer":
+                if shown is None and isinstance(action, Decide) and not _covered(panel.text):
+                    pass  # no dial for this decision: the rules fix the amount
+                elif shown is None:
+                    # A refusal covers the amount: a step shows it again (at a limit
+                    # the step is refused, so the next try goes the other way).
+                    before = watch.view()
+                    press(Button.STAKE_UP if made[-1:] != [Button.STAKE_UP] else Button.STAKE_DOWN)
+                    await _await_effect(watch, before, deadline)
+                    continue
+                elif shown[0] != topic:
+                    # The dial shows the other word (Buy while we shoot): move it.
+                    before = watch.view()
+                    press(final)
+                    await _await_effect(watch, before, deadline)
+                    continue
+                elif shown[1] != target:
+                    # One step at a time, each seen on the panel before the next: a
+                    # slow step is waited for, not doubled, so the amount never
+                    # overshoots behind the person's back.
+                    before = watch.view()
+                    press(_step_towards(shown[1], target))
+                    await _await_effect(watch, before, deadline)
+                    continue
+            # The committing press.
+            before = watch.view()
+            press(final)
+            if await _await_effect(watch, before, deadline):
+                return made
+    finally:
+        watch.close()
+
+
+def _covered(text: str) -> bool:
+    """True when line 2 is a message rather than a prompt (the amount is hidden)."""
+    line2 = text.split("\n", 1)[1] if "\n" in text else ""
+    return bool(line2) and "?" not in line2 and line2 not in ("Your turn",)
+
+
+async def _await_effect(watch: _Watch, before: tuple[int, str], deadline: float) -> bool:
+    """After a committing press: True once the panel shows the table took it.
+
+    False when the press must be made again: the panel went offline or the
+    table paused and, refreshed and settled, the panel shows exactly what it
+    showed before the press; or nothing at all happened for LOST_TIMEOUT; or
+    the table refused (line 1 and lamps unchanged, a message on line 2).
+    """
+    loop = asyncio.get_running_loop()
+    watch.troubled = False
+    pressed_at = loop.time()
+    while loop.time() < deadline:
+        changed = await watch.change(min(EFFECT_TIMEOUT, deadline - loop.time()))
+        now_view = watch.view()
+        if watch.troubled:
+            if _troubled(watch.panel):
+                continue  # still offline or paused: keep looking
+            await watch.quiet(SETTLE, deadline)
+            if _troubled(watch.panel):
+                continue
+            watch.troubled = False
+            if watch.view() == before:
+                return False  # back, and the press left no trace: press again
+            return not _refused(before, watch.view())
+        if not changed:
+            if now_view == before and loop.time() - pressed_at > LOST_TIMEOUT:
+                return False
+            continue
+        if now_view == before:
+            continue
+        await watch.quiet(0.2, deadline)
+        if watch.troubled:
+            continue
+        return not _refused(before, watch.view())
+    return False
+
+
+def _refused(before: tuple[int, str], after: tuple[int, str]) -> bool:
+    """The same prompt with a message in place of the amount: the table said no."""
+    if before[0] != after[0]:
+        return False
+    line1 = before[1].split("\n", 1)[0]
+    return after[1].split("\n", 1)[0] == line1 and _covered(after[1])
 
 
 # -- bots --------------------------------------------------------------------------------

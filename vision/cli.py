@@ -15,6 +15,10 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.profile import DeckProfile
 
 EXIT_BAD_INPUT = 2
 
@@ -28,7 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Learn a deck profile from DIR, which holds one clean upright image "
         "of each of the 52 cards, named by card code (AS.png, TD.png, 7H.png, ...).",
     )
-    cal.add_argument("dir", metavar="DIR", help="folder with the 52 card images")
+    cal.add_argument("dir", metavar="DIR", nargs="?", help="folder with the 52 card images")
+    cal.add_argument(
+        "--camera", metavar="SOURCE",
+        help="instead of DIR: learn from the camera (index, device or URL), "
+        "the dealer showing each card as the screen asks",
+    )
     cal.add_argument("--out", required=True, metavar="PROFILE", help="profile file to write")
     cal.add_argument("--name", help="name stored in the profile (default: the folder's name)")
     rd = sub.add_parser(
@@ -46,8 +55,17 @@ def _calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import calibrate_folder
     from vision.profile import ProfileError
 
+    if (args.dir is None) == (args.camera is None):
+        print(
+            "pontoon-table vision calibrate: give either DIR (52 card images) or --camera SOURCE",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     try:
-        profile = calibrate_folder(args.dir, name=args.name)
+        if args.camera is not None:
+            profile = _calibrate_from_camera(args.camera, name=args.name or "table deck")
+        else:
+            profile = calibrate_folder(args.dir, name=args.name)
     except ProfileError as exc:
         print(f"pontoon-table vision calibrate: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -61,6 +79,18 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 1
     print(f"deck profile {profile.name!r} written to {out} (52 cards learned)")
     return 0
+
+
+def _calibrate_from_camera(source: str, *, name: str) -> DeckProfile:
+    from vision.guided import guided_calibration
+    from vision.profile import ProfileError
+    from vision.sources import open_camera
+
+    try:
+        camera = open_camera(int(source) if source.isdigit() else source)
+    except Exception as exc:  # OpenCV reports a missing camera in many ways
+        raise ProfileError(f"cannot open camera {source}: {exc}") from None
+    return guided_calibration(camera, lambda text: print(text, flush=True), name=name)
 
 
 def _read(args: argparse.Namespace) -> int:

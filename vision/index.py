@@ -131,6 +131,8 @@ BACKGROUND_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (25, 25))
 #: then a darker cut (blur has joined the suit to a pip) and a lighter one
 #: (faint, blurred or small ink broke apart).
 _RETRY_LEVELS = (0.35, 0.55)
+#: Join a squat rank mark to the mark right under it (see ``_split``).
+JOIN_STACKED = True
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 
@@ -198,6 +200,19 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
             ):
                 rank_labels.append(b[4])
                 rx0, ry0, rx1, ry1 = min(rx0, bx0), min(ry0, by0), max(rx1, bx1), max(ry1, by1)
+    if JOIN_STACKED and len(rank_labels) == 1 and ry1 - ry0 < 0.8 * (rx1 - rx0):
+        # No rank is wider than tall on its own: a squat top mark is the bar of a
+        # "5" or "7" that blur or a thin typeface broke off its body, and the body
+        # is the mark right under it, overlapping it across.
+        for b in sorted(boxes, key=lambda b: b[1]):
+            bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
+            if b[4] in rank_labels or by0 < ry0 + 2:
+                continue
+            across = min(bx1, rx1) - max(bx0, rx0)
+            if by0 - ry1 <= 3 and across >= 0.4 * min(bx1 - bx0, rx1 - rx0):
+                rank_labels.append(b[4])
+                rx0, ry0, rx1, ry1 = min(rx0, bx0), min(ry0, by0), max(rx1, bx1), max(ry1, by1)
+            break
     for b in sorted(boxes, key=lambda b: b[1]):
         if b[4] in rank_labels:
             continue

@@ -38,13 +38,15 @@ WARM_INK = 0.3
 #: With a deck profile: learned suit inks closer than this are one colour, and a
 #: corner's ink must be at most this share of the distance to another colour's
 #: ink as far from its own suit's.
-SAME_INK, INK_MARGIN = 0.15, 0.6
+SAME_INK, INK_MARGIN = 0.15, 0.7
 #: Without a profile, a corner whose rank and suit both have at least this
-#: probability (and the right ink) is read alone: the second corner costs
-#: as much again and, on held-out designs, never overturned such a corner.
-#: With a profile, a corner is that sure when templates and classifier both
-#: accept the same card.
-SURE_PROB = 0.98
+#: probability (and the right ink) is read alone: the second corner costs as
+#: much again, and on the tuning designs it vetoed more right reads than it
+#: caught wrong ones (none).  With a profile, a corner is that sure when
+#: templates and classifier both accept the same card.
+#: The thresholds of this module and of ``vision.index`` were chosen on tuning
+#: designs only by ``benchmarks/vision_tune.py`` (see ``docs/vision.md``).
+SURE_PROB = 0.9
 
 
 @dataclass(frozen=True)
@@ -215,14 +217,16 @@ class Recognizer:
             # deck) share a group; the ink must be clearly nearer the claimed
             # suit's group than any other, so washed-out grey ink that sits between
             # a four-colour deck's green and blue answers nothing.
-            c = np.array(g.colour)
-            claimed = np.array(colours[suit]) if suit in colours else None
+            # Hue, not darkness, tells inks apart: the same black prints darker
+            # in a bold club than in a thin spade, and more so through JPEG.
+            c = _chroma(g.colour)
+            claimed = _chroma(colours[suit]) if suit in colours else None
             if claimed is None:
                 return "ink colour does not match the suit"
             near = far = 1e9
             for v in colours.values():
-                d = float(np.linalg.norm(c - np.array(v)))
-                if float(np.linalg.norm(np.array(v) - claimed)) < SAME_INK:
+                d = float(np.linalg.norm(c - _chroma(v)))
+                if float(np.linalg.norm(_chroma(v) - claimed)) < SAME_INK:
                     near = min(near, d)
                 else:
                     far = min(far, d)
@@ -291,3 +295,9 @@ class Recognizer:
         if len(good) == 2:
             conf = min(1.0, conf + 0.1)
         return Reading(card, round(conf, 3), corners=n)
+
+
+def _chroma(colour: tuple[float, ...] | npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """A colour without its grey level: what is left is its hue and strength."""
+    c = np.asarray(colour, dtype=np.float64)
+    return np.asarray(c - c.mean(), dtype=np.float64)

@@ -2,7 +2,7 @@
 
 The scripted people behave as in the simulator: cards are card-out events plus
 camera readings of the pack's next card, decisions are panel button presses
-worked out with ``presses_for`` from the amount the panel shows.
+worked out with ``PanelUx.plan`` from what the panel shows.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from controller.core import (
     TableCore,
 )
 from controller.journal import Journal
-from controller.panel_ux import presses_for
 from controller.rules import (
     BankDecide,
     CardNeed,
@@ -116,8 +115,8 @@ class Driver:
             person = getattr(action, "player", None) or state.banker
             assert person is not None
             address = core.addresses[person]
-            shown = core.ux.shown_amount(person, need, core.legal(), state.banker)
-            for button in presses_for(action, shown):
+            plan = core.ux.plan(person, action, need, core.legal(), banker=state.banker)
+            for button in plan:
                 core.handle(ButtonPressed(address, button))
         if core.journal.head == before:
             raise Refused(f"{action}: {core.notice}")

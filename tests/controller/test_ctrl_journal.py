@@ -134,3 +134,29 @@ def test_a_refused_effect_rolls_the_row_back(tmp_path: Path) -> None:
     assert [a["type"] for a in reopened.actions()] == ["stake", "good"]
     assert applied == [1]
     assert [r.kind for r in reopened.rows()][-1] == "table"
+
+
+def _open_handles(path: Path) -> int:
+    """Descriptors of this process open on ``path`` (or its -wal / -shm files)."""
+    fd_dir = Path("/proc/self/fd")
+    count = 0
+    for fd in fd_dir.iterdir():
+        try:
+            target = str(fd.resolve())
+        except OSError:
+            continue
+        if target.startswith(str(path.resolve())):
+            count += 1
+    return count
+
+
+def test_a_refused_journal_is_not_left_open(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    filled(path).close()
+    tamper(path, "DELETE FROM rows WHERE seq=2")
+    assert _open_handles(path) == 0
+    with pytest.raises(JournalBroken) as caught:
+        Journal(path)
+    # the refusal (and its traceback, which holds the half-made journal) is still alive
+    assert caught.value.last_good == 1
+    assert _open_handles(path) == 0

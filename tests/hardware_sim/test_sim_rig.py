@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -59,8 +60,44 @@ def test_dealer_deals_one_card_per_opening_of_the_gate_and_the_camera_sees_it() 
         assert len(set(seen)) == 3
 
 
+async def _serve_amount(
+    panel: object, word: str, amount: int, final: Button, *, ignore_final: int = 0,
+    slow: float = 0.0,
+) -> list[Button]:
+    """A minimal host for one amount prompt: steps move the amount, ``final`` ends it.
+
+    ``ignore_final``: that many final presses are answered as a paused table
+    would (the press is refused, the prompt comes back unchanged); ``slow``:
+    seconds the host takes to answer the final press (a slow link).
+    """
+    presses: list[Button] = []
+    prompt = f"Ann\n{word} {{}}? {final.name}"
+    while True:
+        button = Button((await _next(panel, ButtonPressed, 30)).button)  # type: ignore[attr-defined]
+        presses.append(button)
+        if button in (Button.STAKE_UP, Button.STAKE_DOWN):
+            amount += 1 if button == Button.STAKE_UP else -1
+            await panel.set_text(prompt.format(amount))  # type: ignore[attr-defined]
+        elif button == final and ignore_final:
+            ignore_final -= 1
+            await panel.set_text("Ann\nTable paused")  # type: ignore[attr-defined]
+            await asyncio.sleep(0.5)
+            await panel.set_text(prompt.format(amount))  # type: ignore[attr-defined]
+        elif button == final:
+            await asyncio.sleep(slow)
+            await panel.set_lights(int(Light.WAIT))  # type: ignore[attr-defined]
+            await panel.set_text("Ann\nCard coming")  # type: ignore[attr-defined]
+            # anything pressed within the next moments would be a doubled press
+            with contextlib.suppress(TimeoutError):
+                late = await _next(panel, ButtonPressed, 3)
+                presses.append(Button(late.button))  # type: ignore[attr-defined]
+            return presses
+
+
 def test_scripted_player_presses_what_the_panel_ux_says() -> None:
-    async def host(rig: SimRig) -> list[int]:
+    """Closed loop: each step is seen on the panel before the next; the final ends it."""
+
+    async def host(rig: SimRig) -> list[Button]:
         async with PanelBus.open(rig.bus_url, seats=[1, 2]) as bus:
             ann = bus.seat(1)
             await _next(ann, LinkUp)
@@ -69,21 +106,51 @@ def test_scripted_player_presses_what_the_panel_ux_says() -> None:
             done = asyncio.get_running_loop().run_in_executor(
                 None, rig.perform, "Ann", PlaceStake("Ann", 3)
             )
-            presses = [(await _next(ann, ButtonPressed)).button for _ in range(3)]  # type: ignore[attr-defined]
+            presses = await _serve_amount(ann, "Stake", 1, Button.CONFIRM)
             await done
-            await ann.set_text("Ann H1 9\nBuy 1")
-            await ann.set_lights(_mask(Button.TWIST, Button.BUY, Button.STICK, Button.STAKE_UP))
+            await ann.set_text("Ann H1 9\nBuy 3? BUY")
+            await ann.set_lights(_mask(Button.TWIST, Button.BUY, Button.STICK, Button.STAKE_UP,
+                                       Button.STAKE_DOWN))
             done = asyncio.get_running_loop().run_in_executor(
                 None, rig.perform, "Ann", Decide("Ann", "buy", 2)
             )
-            presses += [(await _next(ann, ButtonPressed)).button for _ in range(2)]  # type: ignore[attr-defined]
+            presses += await _serve_amount(ann, "Buy", 3, Button.BUY)
             await done
             return presses
 
     with SimRig({"Ann": 1, "Ben": 2}, camera=None) as rig:
         presses = asyncio.run(host(rig))
     assert presses == [Button.STAKE_UP, Button.STAKE_UP, Button.CONFIRM,
-                       Button.STAKE_UP, Button.BUY]
+                       Button.STAKE_DOWN, Button.BUY]
+
+
+@pytest.mark.slow
+def test_a_refused_final_press_is_made_again_and_a_slow_one_is_not_doubled() -> None:
+    async def host(rig: SimRig) -> tuple[list[Button], list[Button]]:
+        async with PanelBus.open(rig.bus_url, seats=[1, 2]) as bus:
+            ann = bus.seat(1)
+            await _next(ann, LinkUp)
+            lamps = _mask(Button.STAKE_UP, Button.STAKE_DOWN, Button.CONFIRM)
+            await ann.set_text("Ann\nStake 2? CONFIRM")
+            await ann.set_lights(lamps)
+            done = asyncio.get_running_loop().run_in_executor(
+                None, rig.perform, "Ann", PlaceStake("Ann", 2)
+            )
+            refused = await _serve_amount(ann, "Stake", 2, Button.CONFIRM, ignore_final=1)
+            await done
+            await ann.set_text("Ann\nStake 2? CONFIRM")
+            await ann.set_lights(lamps)
+            done = asyncio.get_running_loop().run_in_executor(
+                None, rig.perform, "Ann", PlaceStake("Ann", 2)
+            )
+            slow = await _serve_amount(ann, "Stake", 2, Button.CONFIRM, slow=5.0)
+            await done
+            return refused, slow
+
+    with SimRig({"Ann": 1, "Ben": 2}, camera=None) as rig:
+        refused, slow = asyncio.run(host(rig))
+    assert refused == [Button.CONFIRM, Button.CONFIRM]  # paused: pressed again, once
+    assert slow == [Button.CONFIRM]  # 5 s without an answer: waited, not pressed twice
 
 
 def test_bots_choose_among_the_lit_buttons_by_strategy() -> None:
