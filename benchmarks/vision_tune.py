@@ -112,7 +112,7 @@ def _contradicts_strict(other: Any, card: str) -> bool:
 
 
 VETO = {"lenient": recognizer._contradicts, "strict": _contradicts_strict}
-#: candidate values per setting; the first of each is the shipped value
+#: candidate values per setting (the shipped value is tried too)
 GRID: dict[str, tuple[Any, ...]] = {
     "kernel": (25, 19, 31, 41),
     "retries": ((0.35, 0.55), (0.35,), (), (0.3, 0.45, 0.6)),
@@ -229,10 +229,23 @@ def extract(items: list[Item], s: dict[str, Any], memo: Memo) -> dict[str, DeckP
     return profiles
 
 
+def shipped(model: GlyphModel) -> dict[str, Any]:
+    """The setting the package ships now: where the descent starts."""
+    return {
+        "kernel": int(index.BACKGROUND_KERNEL.shape[0]),
+        "retries": tuple(index._RETRY_LEVELS),
+        "min_rank_prob": model.min_rank_prob,
+        "min_suit_prob": model.min_suit_prob,
+        "ink_margin": recognizer.INK_MARGIN,
+        "sure_prob": recognizer.SURE_PROB,
+        "veto": "lenient",
+    }
+
+
 def sweep(items: list[Item], model: GlyphModel, rounds: int) -> dict[str, Any]:
     memo = Memo()
     setattr(recognizer, "features", memo)  # noqa: B010 - swap in the cached features
-    current = {k: v[0] for k, v in GRID.items()}
+    current = shipped(model)
     profiles = extract(items, current, memo)
     best = evaluate(items, profiles, model, current)
     print(f"shipped setting: {best.text()}", flush=True)
@@ -241,6 +254,8 @@ def sweep(items: list[Item], model: GlyphModel, rounds: int) -> dict[str, Any]:
         for name, values in GRID.items():
             t = time.perf_counter()
             results: list[tuple[tuple[int, int], int, Any, Score]] = []
+            if current[name] not in values:
+                values = (current[name], *values)
             for i, v in enumerate(values):
                 trial = {**current, name: v}
                 if name in EXTRACTION:
