@@ -357,9 +357,16 @@ class PanelUx:
         """Remember what a confirmed action chose (a stake starts there next deal).
 
         Every recorded action ends the decision a dial was moved for, so the
-        dials go back to their default word.
+        dials go back to their default word; the one who acted starts their
+        next amount afresh (a banker who put 3 in the kitty between deals sees
+        ``Kitty 0`` again, not the same ``Kitty 3``, so the panel shows the
+        press was taken).
         """
         self._dial.clear()
+        actor = getattr(action, "player", None)
+        for person, topic in list(self._topic.items()):
+            if person == actor or (isinstance(action, PutKitty) and topic[:1] == ("kitty",)):
+                del self._topic[person]
         if isinstance(action, PlaceStake):
             self.last_stake[action.player] = action.amount
 

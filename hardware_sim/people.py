@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 
 #: the prompt words a panel's text uses for an amount being chosen
 _AMOUNT = re.compile(r"\b(Stake|Shoot|Kitty|Buy)\s+(\d+(?:\.\d+)?)")
+#: a refused step names the amount it stopped at (line 2 holds 16 characters)
+_LIMIT = re.compile(r"^(\d+(?:\.\d+)?) is the (?:le|mo)", re.MULTILINE)
 _TOTAL = re.compile(r"\bH(\d+)\s+(\d+)\s*$", re.MULTILINE)
 
 DECISION_BUTTONS = frozenset(
@@ -86,13 +88,17 @@ DECISION_BUTTONS = frozenset(
 )
 
 
+def _number(text: str) -> Amount:
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
+
+
 def shown_amount(text: str) -> tuple[str, Amount] | None:
     """The amount a panel shows and what it is for: ``("stake", 2)``."""
     m = _AMOUNT.search(text)
     if m is None:
         return None
-    value = Fraction(m.group(2))
-    return m.group(1).lower(), int(value) if value.denominator == 1 else value
+    return m.group(1).lower(), _number(m.group(2))
 
 
 def shown_total(text: str) -> int | None:
@@ -154,6 +160,9 @@ EFFECT_TIMEOUT = 2.5
 SETTLE = 1.5
 #: a committing press is repeated without any sign of loss only after this long
 LOST_TIMEOUT = 8.0
+#: an amount step that shows nothing (e.g. the same refusal again) is retried sooner:
+#: a late step only moves the amount, which is read again before committing
+STEP_LOST_TIMEOUT = 4.0
 
 
 class _Watch:
@@ -288,11 +297,12 @@ async def perform_on_panel(
                 if shown is None and isinstance(action, Decide) and not _covered(panel.text):
                     pass  # no dial for this decision: the rules fix the amount
                 elif shown is None:
-                    # A refusal covers the amount: a step shows it again (at a limit
-                    # the step is refused, so the next try goes the other way).
+                    # A refusal covers the amount: a step (never a commit) shows the
+                    # amount and its word again.  "4 is the least allowed" names the
+                    # amount, so the step goes the way that is allowed.
                     before = watch.view()
-                    press(Button.STAKE_UP if made[-1:] != [Button.STAKE_UP] else Button.STAKE_DOWN)
-                    await _await_effect(watch, before, deadline)
+                    press(_reveal_step(panel.text, target, made))
+                    await _await_effect(watch, before, deadline, STEP_LOST_TIMEOUT)
                     continue
                 elif shown[0] != topic:
                     # The dial shows the other word (Buy while we shoot): move it.
@@ -306,7 +316,7 @@ async def perform_on_panel(
                     # overshoots behind the person's back.
                     before = watch.view()
                     press(_step_towards(shown[1], target))
-                    await _await_effect(watch, before, deadline)
+                    await _await_effect(watch, before, deadline, STEP_LOST_TIMEOUT)
                     continue
             # The committing press.
             before = watch.view()
@@ -317,13 +327,25 @@ async def perform_on_panel(
         watch.close()
 
 
+def _reveal_step(text: str, target: Amount, made: list[Button]) -> Button:
+    at_limit = _LIMIT.search(text)
+    if at_limit is None:  # alternate: one of the two is allowed
+        return Button.STAKE_DOWN if made[-1:] == [Button.STAKE_UP] else Button.STAKE_UP
+    value = _number(at_limit.group(1))
+    if value != target:
+        return _step_towards(value, target)
+    return Button.STAKE_UP if "is the le" in text else Button.STAKE_DOWN
+
+
 def _covered(text: str) -> bool:
     """True when line 2 is a message rather than a prompt (the amount is hidden)."""
     line2 = text.split("\n", 1)[1] if "\n" in text else ""
     return bool(line2) and "?" not in line2 and line2 not in ("Your turn",)
 
 
-async def _await_effect(watch: _Watch, before: tuple[int, str], deadline: float) -> bool:
+async def _await_effect(
+    watch: _Watch, before: tuple[int, str], deadline: float, lost_after: float = LOST_TIMEOUT
+) -> bool:
     """After a committing press: True once the panel shows the table took it.
 
     False when the press must be made again: the panel went offline or the
@@ -348,7 +370,7 @@ async def _await_effect(watch: _Watch, before: tuple[int, str], deadline: float)
                 return False  # back, and the press left no trace: press again
             return not _refused(before, watch.view())
         if not changed:
-            if now_view == before and loop.time() - pressed_at > LOST_TIMEOUT:
+            if now_view == before and loop.time() - pressed_at > lost_after:
                 return False
             continue
         if now_view == before:

@@ -89,3 +89,18 @@ def test_clock_modes() -> None:
         Clock.from_mode("slow")
     with pytest.raises(ValueError):
         manual.advance(-1)
+
+
+def test_a_refusal_over_the_amount_is_cleared_with_a_step_the_table_allows() -> None:
+    """A person reads "4 is the least allowed" as the amount 4 and steps the allowed way."""
+    from firmware_bridge.wire import Button as B
+    from hardware_sim.people import _reveal_step
+
+    up, down = B.STAKE_UP, B.STAKE_DOWN
+    assert _reveal_step("Dan H1 9\n4 is the least a", 4, []) == up
+    assert _reveal_step("Dan H1 9\n4 is the least a", 6, []) == up
+    assert _reveal_step("Dan\n9 is the most allo", 9, []) == down
+    assert _reveal_step("Dan\n9 is the most allo", 7, []) == down
+    # no amount in the message: alternate, so one of two presses is allowed
+    assert _reveal_step("Dan\nWait: Ann's turn", 3, [up]) == down
+    assert _reveal_step("Dan\nWait: Ann's turn", 3, [down]) == up

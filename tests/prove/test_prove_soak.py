@@ -6,6 +6,8 @@ docs/reliability.md); this one keeps the harness honest in CI.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from prove_util import load_path
 
@@ -37,3 +39,20 @@ def test_short_soak_under_heavy_faults_loses_and_doubles_nothing() -> None:
     assert report.faults["bytes_corrupted"] > 0 and report.faults["frames_duplicated"] > 0
     assert report.snapshots_checked > 20 and report.hidden_cards_seen > 0
     assert figures["memory"]["fds_last"] <= figures["memory"]["fds_first"] + 2
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_shoot_after_a_buy_is_dialled_and_played_as_replay_says(tmp_path: Path) -> None:
+    """Issue 8: Ben buys 7, then shoots 4 while a buy is still open.
+
+    Deal 3 of this game was played as "shoot 6" (earlier: "shoot 1") because the
+    amount shown followed BUY's range and the simulated player read a stale
+    "Buy 7"; the dial now belongs to one word at a time (SHOOT moves it).
+    """
+    doc = soak.bot_scenario("shoot", 3001, 4)
+    assert doc["deals"][2]["actions"]["Ben"][:2] == ["buy 7", "shoot 4"]
+    report = soak.SoakReport()
+    soak.soak_one(doc, "none", report, tmp_path)
+    assert report.ok and report.deals == 4, (report.failures, report.diverging)
+    assert report.diverging_deals == 0
