@@ -132,7 +132,7 @@ class Journal:
             ) from exc
         try:
             self._head_seq, self._head_hash, self._game = self._read_head()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, ValueError, KeyError) as exc:  # a flipped byte
             raise JournalBroken(
                 f"journal {self.path} cannot be read by SQLite ({exc}); "
                 "restore it from a copy or start a new journal file",

@@ -185,7 +185,9 @@ class PanelUx:
             if what == "stake" and person in self.last_stake:
                 start = span.clamp(self.last_stake[person])
             elif what == "kitty" and isinstance(need, BetweenDeals):
-                start = 0 if span.minimum <= 0 else span.minimum
+                # Adding is optional between deals: start at 0 (CONFIRM adds nothing),
+                # so after a put the panel visibly goes back to 0.
+                start = 0
             self.shown[person] = start
         return self.shown.get(person, span.minimum)
 

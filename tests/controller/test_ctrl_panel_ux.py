@@ -143,16 +143,16 @@ def test_shoot_alone_uses_the_dial_directly() -> None:
 
 
 def test_a_kitty_put_between_deals_shows_on_the_panel() -> None:
-    """After PutKitty the banker's panel starts again at the least: the press visibly took."""
+    """After PutKitty the banker's panel starts again at 0: the press visibly took."""
     from controller.rules import BetweenDeals, PutKitty, StartDeal
 
     ux = PanelUx()
     need = BetweenDeals("Dan", 2, False, True)
     legal = [LegalAction(StartDeal), LegalAction(PutKitty, minimum=1, maximum=None)]
-    assert ux.seat_view("Dan", need, legal, banker="Dan").text.endswith("Kitty 1? CONFIRM")
-    for _ in range(2):
+    assert ux.seat_view("Dan", need, legal, banker="Dan").text.endswith("Kitty 0? CONFIRM")
+    for _ in range(3):
         ux.press("Dan", Button.STAKE_UP, need, legal, banker="Dan")
     press = ux.press("Dan", Button.CONFIRM, need, legal, banker="Dan")
     assert press.action == PutKitty(3)
     ux.confirmed(PutKitty(3))
-    assert ux.seat_view("Dan", need, legal, banker="Dan").text.endswith("Kitty 1? CONFIRM")
+    assert ux.seat_view("Dan", need, legal, banker="Dan").text.endswith("Kitty 0? CONFIRM")

@@ -96,10 +96,12 @@ def test_misdeal_a_card_pulled_past_the_gate_is_put_back() -> None:
     async def force(run: ScenarioRun) -> None:
         outcome = await asyncio.to_thread(run.rig.pull_card, force=True)
         assert outcome.forced and outcome.card
-        for _ in range(200):
+        # generous: on a loaded CI machine the camera read behind the alarm can take seconds
+        for _ in range(2000):
             if run.core.alarms:
                 break
             await asyncio.sleep(0.01)
+        assert run.core.alarms, "no misdeal alarm 20 s after a card was pulled past the gate"
         alarm = next(iter(run.core.alarms.values()))
         assert alarm.kind == "misdeal" and alarm.card == outcome.card
         assert {c["id"] for c in alarm.choices} == {"return", "void"}
@@ -124,7 +126,7 @@ def test_unsure_card_is_confirmed_by_the_dealer_not_guessed() -> None:
 
 def test_shoe_reboot_mid_deal_pauses_and_resumes_with_nothing_lost() -> None:
     async def reboot(run: ScenarioRun) -> None:
-        for _ in range(100):
+        for _ in range(1000):
             if run.rig.reboot("shoe", lossy=False):
                 return
             await asyncio.sleep(0.01)
