@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.core import GameSetup, TableCore
 from controller.journal import Journal
+from controller.shoe_feed import JournalledShoe
 from controller.table import Table
 
 
@@ -123,7 +124,7 @@ async def bench(
             async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
                 rig.bus_url, seats=list(seats.values()), reply_timeout=0.005
             ) as bus:
-                table = Table(core, shoe=shoe, bus=bus, camera=camera,
+                table = Table(core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=camera,
                               recognizer=recognizer, frames=frames)
                 last_cards = [0]
 

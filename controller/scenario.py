@@ -53,6 +53,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "ScenarioScript",
+    "error_line",
     "load_scenario",
     "parse_amount",
     "parse_word",
@@ -468,13 +469,16 @@ def run_scenario(scenario: Scenario) -> dict[str, Any]:
         try:
             apply(state, action)
         except IllegalAction as e:
-            raise ScenarioError(_error_line(script, state, action, e)) from None
+            raise ScenarioError(error_line(script, state, action, e)) from None
         if len(state.results) > before:
             script.finish_deal(state, void=bool(state.results[-1]["void"]))
     return result_json(state)
 
 
-def _error_line(script: ScenarioScript, state: GameState, action: Action, e: IllegalAction) -> str:
+def error_line(script: ScenarioScript, state: GameState, action: Action, e: IllegalAction) -> str:
+    """The one-line refusal SCENARIO.md asks for (deal, player, hand, decision,
+    reason), shared by ``replay`` and ``sim --scenario`` so both word a bad
+    scenario identically."""
     player, hand, decision = script.context
     if isinstance(action, StackTop):
         n = state.entries + 1 if script.next_deal < len(script.sc.deals) else state.entries

@@ -52,10 +52,11 @@ from controller.scenario import (
     Scenario,
     ScenarioError,
     ScenarioScript,
-    _error_line,
+    error_line,
     load_scenario,
     result_json,
 )
+from controller.shoe_feed import JournalledShoe
 from controller.table import Table
 
 STEP_TIMEOUT = 30.0
@@ -182,7 +183,7 @@ class ScenarioRun:
             try:
                 apply(state.copy(), action)
             except IllegalAction as exc:
-                raise ScenarioError(_error_line(self.script, state, action, exc)) from None
+                raise ScenarioError(error_line(self.script, state, action, exc)) from None
             raise ScenarioError(f"{action} is not possible now")
         if isinstance(action, StackTop):
             result = await self.table.command("stack_top", cards=[str(c) for c in action.cards])
@@ -256,7 +257,7 @@ async def play_scenario(
             rig.bus_url, seats=seats, reply_timeout=0.005
         ) as bus:
             table = Table(
-                core, shoe=shoe, bus=bus, camera=rig.camera,
+                core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=rig.camera,
                 recognizer=Recognizer(camera_profile(rig.camera)), frames=frames,
             )
             async with table:

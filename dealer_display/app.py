@@ -30,7 +30,7 @@ from . import views
 from .auth import TokenGuard, token_matches
 from .cards_svg import back_svg, card_svg
 from .hub import DEFAULT_QUEUE_SIZE, Hub
-from .limits import DEFAULT_MAX_BODY, BodyLimit
+from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .training import TrainingDesk, TrainingError, UnknownSession
 
 log = logging.getLogger(__name__)
@@ -369,6 +369,7 @@ async def serve(
     """
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
+                            ws_max_size=MAX_WS_MESSAGE)
     server = uvicorn.Server(config)
     await server.serve()

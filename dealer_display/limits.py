@@ -14,6 +14,9 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 DEFAULT_MAX_BODY = 16 * 1024
+#: the largest WebSocket message a client may send: the pages send only the
+#: dealer's token (and pings); uvicorn closes the socket (1009) past this
+MAX_WS_MESSAGE = 4 * 1024
 
 
 class BodyTooLarge(Exception):

@@ -403,7 +403,8 @@ class Bot:
     the number, stick from it; ``buy11``: buy whenever the hand makes 11 or
     less, else as stick17; ``random``: any lit decision. Stakes, shoot bets
     and kitties are confirmed at the shown amount (``random`` moves it a
-    little first). As banker, draws below 17.
+    little first); between deals a banker adds one step to the kitty now and
+    then. As banker, draws below 17.
     """
 
     rig: SimRig
@@ -434,6 +435,11 @@ class Bot:
             shown = shown_amount(text)
             if shown is not None and shown[0] == "shoot":
                 presses = []  # no shoot bet: confirm the 0 shown
+            if shown is not None and shown[0] == "kitty" and shown[1] == 0:
+                # Between deals the banker *may* add to the kitty; the dial
+                # starts at 0, which CONFIRM cannot put.  Now and then a
+                # banker tops it up by one step.
+                return [Button.STAKE_UP, Button.CONFIRM] if self.rng.random() < 0.25 else []
             return [*presses, Button.CONFIRM]
         if not decisions:
             return []
@@ -600,13 +606,20 @@ class SimDealer:
         return taken is None or taken >= self.pulled
 
     def _between_deals(self) -> bool:
+        """NEXT is lit for a deal this dealer has not yet asked for: after a
+        deal (cards to gather first) or before a game's first one (``shoot``
+        puts the kitty before it, so nobody else opens that game)."""
         panel = self.rig.panels.dealer
-        return (
-            panel is not None
-            and panel.version != self._next_pressed_at
-            and Button.NEXT in panel.lit_buttons()
-            and bool(self.rig.world.on_table)
-        )
+        if (
+            panel is None
+            or panel.version == self._next_pressed_at
+            or Button.NEXT not in panel.lit_buttons()
+        ):
+            return False
+        if self.rig.world.on_table:
+            return True
+        pending = self._snapshot().get("pending") or {}
+        return pending.get("kind") == "between_deals" and pending.get("next_deal") == 1
 
     async def _deal(self, against_gate: bool = False) -> None:
         await self.rig.clock.pause(self.pace * (0.5 + self.rng.random()))

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from controller.core import GameSetup, TableCore
 from controller.journal import Journal
+from controller.shoe_feed import JournalledShoe
 from controller.table import Table
 
 STRATEGIES = ("stick17", "buy11", "stick16", "random")
@@ -49,7 +50,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
         async with Shoe.open(rig.shoe_url) as shoe, PanelBus.open(
             rig.bus_url, seats=list(seats.values())
         ) as bus:
-            table = Table(core, shoe=shoe, bus=bus, camera=rig.camera,
+            table = Table(core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=rig.camera,
                           recognizer=Recognizer(camera_profile(rig.camera)))
             async with table:
                 rig.start_dealer(view=table.snapshot, press_next=True, pace=1.5)

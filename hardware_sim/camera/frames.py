@@ -355,8 +355,33 @@ def expose(scene: Scene, composed: Image, rng: np.random.Generator) -> Image:
     """Per-frame sensor effects on a composed scene: noise, then JPEG."""
     img = effects.add_noise(composed, scene.noise, rng)
     if scene.jpeg_quality is not None:
-        img = effects.jpeg(img, scene.jpeg_quality)
+        box = jpeg_box(scene)
+        if box is not None and img is composed:
+            img = img.copy()  # no noise was added: the box is changed in place
+        img = effects.jpeg(img, scene.jpeg_quality, box)
     return img
+
+
+def jpeg_box(scene: Scene) -> tuple[int, int, int, int] | None:
+    """The part of the frame whose JPEG artefacts matter: the card, its shadow
+    and blur, on the 16 px macro-block grid (None: the whole frame, when no
+    card lies on the table).  The recogniser looks nowhere else."""
+    if scene.corners is None:
+        return None
+    w, h = scene.size
+    pad = 24.0 + scene.blur * 3
+    if scene.shadow is not None:
+        pad += abs(scene.shadow[0]) + abs(scene.shadow[1])
+    if scene.motion is not None:
+        pad += scene.motion[0]
+    xs, ys = scene.corners[:, 0], scene.corners[:, 1]
+    x0 = max(0, int(xs.min() - pad)) // 16 * 16
+    y0 = max(0, int(ys.min() - pad)) // 16 * 16
+    x1 = min(w, math.ceil((xs.max() + pad) / 16) * 16)
+    y1 = min(h, math.ceil((ys.max() + pad) / 16) * 16)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return x0, y0, x1, y1
 
 
 def render_scene(

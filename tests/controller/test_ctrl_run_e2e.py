@@ -31,11 +31,12 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.commands.run import SHOE_BOOT, other_setup, setup_from, shoe_resume
+from controller.commands.run import other_setup, setup_from
 from controller.config import load_config
 from controller.core import TableCore
 from controller.journal import Journal
 from controller.rules import Card
+from controller.shoe_feed import SHOE_BOOT, shoe_resume
 
 SEATS = "Ann,Ben,Cat,Dan"
 BOTS = "Ann=stick17,Ben=buy11,Cat=stick16,Dan=stick17"

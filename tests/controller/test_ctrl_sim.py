@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from ctrl_drive import OWN_SCENARIOS, SCENARIOS, expected
 
-from controller.rules import DecisionNeed
+from controller.rules import CardNeed, DecisionNeed
 from controller.scenario import ScenarioError
 from controller.simulate import ScenarioRun, play_scenario
 
@@ -159,3 +159,93 @@ def test_illegal_decision_ends_with_replays_error() -> None:
         play(error)
     for word in expected(error)["stderr_mentions"]:
         assert word in str(caught.value)
+
+
+def test_a_card_pulled_while_the_shoe_is_unplugged_arrives_before_the_gate_opens() -> None:
+    """The shoe resends a card-out the host missed only after the link is back.
+    Were the gate opened at once, a quick dealer could pull the next card while
+    the resent one is still on its way: two cards for one seat.  The shoe must
+    see its gate unlocked again only once the table has the card."""
+    gate_moves: list[tuple[bool, bool]] = []  # after the pull: (locked, table has the card)
+
+    async def pull_blind(run: ScenarioRun) -> None:
+        shoe = run.rig.shoe
+        run.rig.unplug("shoe", seconds=0.8)
+        outcome = await asyncio.to_thread(run.rig.pull_card)
+        assert outcome.card is not None, "the gate was open: the card comes out"
+        run.pulled += 1  # the scripted dealer waits for the table to see it
+        target = run.pulled
+        run.rig.call(lambda: shoe.listeners.append(
+            lambda: gate_moves.append((shoe.gate_locked, run.core.cards_out_seen >= target))))
+
+    def card_due_gate_open(run: ScenarioRun) -> bool:
+        return (isinstance(run.core.need(), CardNeed) and not run.core.gate_locked()
+                and not run.rig.call(lambda: run.rig.shoe.gate_locked)
+                and run.core.cards_out_seen == run.pulled)
+
+    hook = Once(card_due_gate_open, pull_blind)
+    assert play(HOUSE, hook=hook) == expected(HOUSE)
+    assert hook.done and hook.run.core.counters["misdeals"] == 0
+    first_open = next((seen for locked, seen in gate_moves if not locked), None)
+    assert first_open is not None, "the gate never opened again after the replug"
+    assert first_open, "the gate opened before the table had the card pulled meanwhile"
+
+
+@pytest.mark.slow
+def test_bot_table_banker_adds_to_the_kitty_between_deals(tmp_path: Path) -> None:
+    """``pontoon-table sim --rules shoot``: the bot banker's panel shows the
+    kitty dial at 0 between deals; now and then the bot tops it up, and the
+    table takes the put (it used to press CONFIRM at 0 and be refused)."""
+    import os
+    import signal
+    import socket
+    import time
+
+    from controller.core import GameSetup
+    from controller.journal import Journal
+    from controller.rules import BetweenDeals, PutKitty, apply, pending
+    from controller.rules.actions import action_from_dict
+
+    journal_path = tmp_path / "bots.sqlite"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "sim", "--rules", "shoot", "--pace", "0.1",
+         "--seed", "5", "--journal", str(journal_path), "--port", str(port)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        puts = 0
+        while time.monotonic() < deadline and puts < 1:
+            time.sleep(2)
+            if proc.poll() is not None:
+                break
+            if not journal_path.exists():
+                continue
+            journal = Journal(journal_path, check=False)
+            try:
+                rows = list(journal.rows(journal.games()[0]))
+            finally:
+                journal.close()
+            assert rows[0].kind == "game"
+            # replay the journal: a put the engine took while it waited
+            # between deals is a top-up (not the kitty a new game must have)
+            state = GameSetup.from_json(rows[0].body).start()
+            puts = 0
+            for row in rows[1:]:
+                if row.kind != "action":
+                    continue
+                action = action_from_dict(row.body)
+                between = isinstance(pending(state), BetweenDeals)
+                puts += between and isinstance(action, PutKitty)
+                apply(state, action)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert puts >= 1, "the bot banker never added to the kitty between deals"

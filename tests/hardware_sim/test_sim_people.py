@@ -40,6 +40,13 @@ def test_bot_strategies_follow_the_lamps() -> None:
         assert s16.choose(stake, "Ann\nStake 1? CONFIRM") == [B.CONFIRM]
         shoot = frozenset({B.STAKE_UP, B.STAKE_DOWN, B.CONFIRM, B.SHOOT})
         assert s16.choose(shoot, "Ann\nShoot 0? CONFIRM") == [B.CONFIRM]
+        # between deals the banker's kitty dial shows 0: CONFIRM alone would be
+        # refused, so a bot either leaves it or tops it up by a step
+        kitty = frozenset({B.STAKE_UP, B.STAKE_DOWN, B.CONFIRM})
+        picks = {tuple(Bot(rig, "Ann", "stick16", seed=n).choose(kitty, "Ann\nKitty 0? CONFIRM"))
+                 for n in range(40)}
+        assert picks == {(), (B.STAKE_UP, B.CONFIRM)}
+        assert s16.choose(kitty, "Ann\nKitty 2? CONFIRM") == [B.CONFIRM]
         rnd = Bot(rig, "Ann", "random", seed=1)
         assert all(rnd.choose(lit, "x")[0] in lit for _ in range(20))
         assert s16.choose(frozenset(), "Ann") == []

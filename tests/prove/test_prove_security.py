@@ -9,6 +9,7 @@ must be refused with the table's snapshot unchanged.
 from __future__ import annotations
 
 import ast
+import contextlib
 import asyncio
 import inspect
 import json
@@ -27,7 +28,7 @@ from controller.config import DisplayConfig
 from dealer_display import app as app_module
 from dealer_display import auth
 from dealer_display.app import create_app, serve
-from dealer_display.limits import DEFAULT_MAX_BODY
+from dealer_display.limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE
 from dealer_display.manual import ManualTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +241,47 @@ def test_request_bodies_are_bounded(client: TestClient, table: ManualTable) -> N
     assert _state(client, table) == before
     # a normal-sized command still works afterwards
     assert client.post("/api/pause", headers=GOOD).status_code == 200
+
+
+def test_socket_messages_are_bounded_on_the_real_server(table: ManualTable) -> None:
+    """Through uvicorn itself (the TestClient has no message limit): a message
+    past ``MAX_WS_MESSAGE`` closes that socket with 1009, the server goes on."""
+    import socket
+
+    import websockets.asyncio.client as ws_client
+    from websockets.exceptions import ConnectionClosed
+
+    app = create_app(table, token=TOKEN)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def scenario() -> tuple[int | None, str]:
+        server = asyncio.create_task(serve(app, port=port))
+        try:
+            for _ in range(200):
+                try:
+                    async with ws_client.connect(f"ws://127.0.0.1:{port}/ws/public"):
+                        break
+                except OSError:
+                    await asyncio.sleep(0.05)
+            async with ws_client.connect(f"ws://127.0.0.1:{port}/ws/public") as ws:
+                await ws.recv()  # the first view
+                await ws.send("x" * (MAX_WS_MESSAGE + 1))
+                code: int | None = None
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 10)
+                except ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd is not None else None
+            async with ws_client.connect(f"ws://127.0.0.1:{port}/ws/public") as ws:
+                view = await asyncio.wait_for(ws.recv(), 10)
+            return code, str(view)
+        finally:
+            server.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await server
+
+    code, view = asyncio.run(scenario())
+    assert code == 1009  # "message too big"
+    assert json.loads(view)  # a new client is still served
