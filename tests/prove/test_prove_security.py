@@ -9,8 +9,8 @@ must be refused with the table's snapshot unchanged.
 from __future__ import annotations
 
 import ast
-import contextlib
 import asyncio
+import contextlib
 import inspect
 import json
 from collections import Counter
