@@ -309,6 +309,8 @@ class SoakReport:
             "rss_kb_per_100_deals": 100 * slope([(d, r) for d, r, _ in half]),
             "fds_per_100_deals": 100 * slope([(d, f) for d, _, f in half]),
             "rss_kb_first": self.samples[0][1] if self.samples else 0,
+            # where the second half starts: "flat" reads as half == last
+            "rss_kb_half": half[0][1] if half else 0,
             "rss_kb_last": self.samples[-1][1] if self.samples else 0,
             "fds_first": self.samples[0][2] if self.samples else 0,
             "fds_last": self.samples[-1][2] if self.samples else 0,
