@@ -286,8 +286,10 @@ class PanelUx:
             step = span.step if button is Button.STAKE_UP else -span.step
             new = span.clamp(amount + step)
             if new == amount:
-                limit = "most" if button is Button.STAKE_UP else "least"
-                return Press(refusal=f"{_fmt(amount)} is the {limit} allowed")
+                # the refusal takes the dial's line: keep the amount on it, or
+                # the player is left not knowing what a press would put
+                limit = "max" if button is Button.STAKE_UP else "min"
+                return Press(refusal=f"{choice[0].capitalize()} {_fmt(amount)}: {limit}")
             self.shown[person] = new
             return Press(changed=True)
         if isinstance(need, StakeNeed) and button is Button.CONFIRM and amount is not None:

@@ -60,6 +60,8 @@ from controller.shoe_feed import JournalledShoe
 from controller.table import Table
 
 STEP_TIMEOUT = 30.0
+#: a person whose action the table has not taken after this long looks again
+PRESS_AGAIN_AFTER = 10.0
 #: called before every step of a run (tests inject faults and mistakes with it)
 Hook = Callable[["ScenarioRun"], Awaitable[None]]
 
@@ -148,10 +150,20 @@ class ScenarioRun:
                 return result_json(state)
             head = self.core.journal.head
             await self._perform(action)
+            again_at = time.monotonic() + PRESS_AGAIN_AFTER
             while self.core.journal.head == head:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{action} was never taken by the table")
                 await self._resolve_holds()
+                if time.monotonic() > again_at and self._nothing_happened(action):
+                    # The person looks up: the same prompt, nothing on its way;
+                    # a last look a moment later (a press the host has just
+                    # acknowledged is still being handled), then again.
+                    again_at = time.monotonic() + PRESS_AGAIN_AFTER
+                    await asyncio.sleep(0.5)
+                    if self.core.journal.head == head and self._nothing_happened(action):
+                        await self._perform(action, again=True)
+                    continue
                 gen = await self._wait(gen)
             deadline = time.monotonic() + STEP_TIMEOUT
 
@@ -177,7 +189,25 @@ class ScenarioRun:
             self.pulled += 1
         return outcome.card is not None
 
-    async def _perform(self, action: Action) -> None:
+    def _nothing_happened(self, action: Action) -> bool:
+        """The table runs, still wants ``action`` and its panel holds no press
+        on its way: what the person did was lost (e.g. refused in a pause the
+        panel never showed), so doing it again cannot count twice."""
+        from hardware_sim.people import panel_holds_events
+
+        core = self.core
+        if not core.machine.running or core.in_flight or not core.is_legal(action):
+            return False
+        if isinstance(action, StackTop | SellBank):
+            return False  # display commands: answered at once, never lost
+        if isinstance(action, StartDeal):
+            panel = self.rig.panels.dealer
+        else:
+            panel = self.rig.panels.seat(_person(action, self._state()))
+        return not self.rig.call(lambda: panel is None or panel.offline
+                                 or panel_holds_events(panel))
+
+    async def _perform(self, action: Action, *, again: bool = False) -> None:
         state = self._state()
         if not self.core.is_legal(action):
             try:
@@ -191,7 +221,9 @@ class ScenarioRun:
             result = await self.table.command("sell_bank", to=action.to, price=str(action.price))
         elif isinstance(action, StartDeal):
             last = state.results[-1] if state.results else {}
-            await asyncio.to_thread(self.rig.collect_cards, shuffle=bool(last.get("shuffle")))
+            if not again:  # the cards were gathered the first time
+                await asyncio.to_thread(self.rig.collect_cards,
+                                        shuffle=bool(last.get("shuffle")))
             await asyncio.to_thread(self.rig.perform, "dealer", action)
             return
         else:

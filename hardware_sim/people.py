@@ -71,7 +71,6 @@ if TYPE_CHECKING:
 #: the prompt words a panel's text uses for an amount being chosen
 _AMOUNT = re.compile(r"\b(Stake|Shoot|Kitty|Buy)\s+(\d+(?:\.\d+)?)")
 #: a refused step names the amount it stopped at (line 2 holds 16 characters)
-_LIMIT = re.compile(r"^(\d+(?:\.\d+)?) is the (?:le|mo)", re.MULTILINE)
 _TOTAL = re.compile(r"\bH(\d+)\s+(\d+)\s*$", re.MULTILINE)
 
 DECISION_BUTTONS = frozenset(
@@ -298,8 +297,7 @@ async def perform_on_panel(
                     pass  # no dial for this decision: the rules fix the amount
                 elif shown is None:
                     # A refusal covers the amount: a step (never a commit) shows the
-                    # amount and its word again.  "4 is the least allowed" names the
-                    # amount, so the step goes the way that is allowed.
+                    # amount and its word again.
                     before = watch.view()
                     press(_reveal_step(panel.text, target, made))
                     await _await_effect(watch, before, deadline, STEP_LOST_TIMEOUT)
@@ -328,13 +326,10 @@ async def perform_on_panel(
 
 
 def _reveal_step(text: str, target: Amount, made: list[Button]) -> Button:
-    at_limit = _LIMIT.search(text)
-    if at_limit is None:  # alternate: one of the two is allowed
-        return Button.STAKE_DOWN if made[-1:] == [Button.STAKE_UP] else Button.STAKE_UP
-    value = _number(at_limit.group(1))
-    if value != target:
-        return _step_towards(value, target)
-    return Button.STAKE_UP if "is the le" in text else Button.STAKE_DOWN
+    """A step to bring the dial back from under a message (a refusal at the
+    dial's limit names its amount, ``Buy 2: min``, so it never hides it):
+    alternate, so one of two presses is allowed."""
+    return Button.STAKE_DOWN if made[-1:] == [Button.STAKE_UP] else Button.STAKE_UP
 
 
 def _covered(text: str) -> bool:
@@ -367,10 +362,14 @@ async def _await_effect(
                 continue
             watch.troubled = False
             if watch.view() == before:
+                if await _press_in_flight(watch, deadline):
+                    continue  # the panel kept it and just handed it over: look again
                 return False  # back, and the press left no trace: press again
             return not _refused(before, watch.view())
         if not changed:
             if now_view == before and loop.time() - pressed_at > lost_after:
+                if await _press_in_flight(watch, deadline):
+                    continue
                 return False
             continue
         if now_view == before:
@@ -380,6 +379,27 @@ async def _await_effect(
             continue
         return not _refused(before, watch.view())
     return False
+
+
+def panel_holds_events(panel: Any) -> bool:
+    """The panel still holds an event (a press) the host has not acknowledged:
+    it is on its way, and pressing again would count twice.  (A person sees
+    this as the panel's busy light; the emulator knows it exactly.)"""
+    holds = getattr(panel, "safe_to_reboot", True)
+    return not holds
+
+
+async def _press_in_flight(watch: _Watch, deadline: float) -> bool:
+    """Wait while the panel still holds an unacknowledged press; True when it
+    held one (the caller looks at the panel again instead of pressing)."""
+    loop = asyncio.get_running_loop()
+    held = False
+    while panel_holds_events(watch.panel) and loop.time() < deadline:
+        held = True
+        await asyncio.sleep(0.05)
+    if held:
+        await watch.quiet(SETTLE, deadline)
+    return held
 
 
 def _refused(before: tuple[int, str], after: tuple[int, str]) -> bool:

@@ -29,7 +29,7 @@ def test_stake_is_chosen_with_up_down_and_confirmed() -> None:
 def test_amount_stops_at_the_limits_with_a_reason() -> None:
     ux = PanelUx()
     refused = ux.press("Ann", Button.STAKE_DOWN, NEED, LEGAL, banker="Dan")
-    assert refused.action is None and refused.refusal == "1 is the least allowed"
+    assert refused.action is None and refused.refusal == "Stake 1: min"
     for _ in range(10):
         ux.press("Ann", Button.STAKE_UP, NEED, LEGAL, banker="Dan")
     assert ux.press("Ann", Button.CONFIRM, NEED, LEGAL, banker="Dan").action == PlaceStake("Ann", 5)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from fractions import Fraction
 
 import pytest
 
@@ -99,15 +100,14 @@ def test_clock_modes() -> None:
 
 
 def test_a_refusal_over_the_amount_is_cleared_with_a_step_the_table_allows() -> None:
-    """A person reads "4 is the least allowed" as the amount 4 and steps the allowed way."""
+    """A refusal at the dial's limit keeps the amount readable ("Buy 4: min"),
+    so an overshooting step costs nothing; a message with no amount is cleared
+    by alternating steps, one of which the table allows."""
     from firmware_bridge.wire import Button as B
     from hardware_sim.people import _reveal_step
 
     up, down = B.STAKE_UP, B.STAKE_DOWN
-    assert _reveal_step("Dan H1 9\n4 is the least a", 4, []) == up
-    assert _reveal_step("Dan H1 9\n4 is the least a", 6, []) == up
-    assert _reveal_step("Dan\n9 is the most allo", 9, []) == down
-    assert _reveal_step("Dan\n9 is the most allo", 7, []) == down
-    # no amount in the message: alternate, so one of two presses is allowed
+    assert shown_amount("Dan H1 9\nBuy 4: min") == ("buy", 4)
+    assert shown_amount("Dan\nStake 12.5: max") == ("stake", Fraction(25, 2))
     assert _reveal_step("Dan\nWait: Ann's turn", 3, [up]) == down
     assert _reveal_step("Dan\nWait: Ann's turn", 3, [down]) == up
