@@ -10,6 +10,7 @@ that corner's neighbours' intersection, not the whole quad.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,19 +41,19 @@ class Detection:
     fill: float
 
 
-def _line_intersection(
-    p1: npt.NDArray[np.float64],
-    p2: npt.NDArray[np.float64],
-    q1: npt.NDArray[np.float64],
-    q2: npt.NDArray[np.float64],
-) -> npt.NDArray[np.float64] | None:
-    d1 = p2 - p1
-    d2 = q2 - q1
-    den = d1[0] * d2[1] - d1[1] * d2[0]
+def _intersect(
+    p1x: float, p1y: float, p2x: float, p2y: float,
+    q1x: float, q1y: float, q2x: float, q2y: float,
+) -> tuple[float, float] | None:
+    """Where line p1-p2 meets line q1-q2 (None: parallel).  Plain floats, not
+    two-element arrays: the same IEEE operations without NumPy's call overhead."""
+    d1x, d1y = p2x - p1x, p2y - p1y
+    d2x, d2y = q2x - q1x, q2y - q1y
+    den = d1x * d2y - d1y * d2x
     if abs(den) < 1e-9:
         return None
-    t = ((q1[0] - p1[0]) * d2[1] - (q1[1] - p1[1]) * d2[0]) / den
-    return np.asarray(p1 + t * d1, dtype=np.float64)
+    t = ((q1x - p1x) * d2y - (q1y - p1y) * d2x) / den
+    return p1x + t * d1x, p1y + t * d1y
 
 
 def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
@@ -64,16 +65,27 @@ def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
     n = len(poly)
     if n < 4:
         return None
-    lengths = np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)
-    keep = np.sort(np.argsort(lengths)[-4:])
+    pts = poly.tolist()
+    # Side lengths as ``np.linalg.norm(..., axis=1)`` computes them: sqrt(dx*dx + dy*dy).
+    lengths = np.array([
+        math.sqrt(dx * dx + dy * dy)
+        for dx, dy in (
+            (pts[(i + 1) % n][0] - pts[i][0], pts[(i + 1) % n][1] - pts[i][1]) for i in range(n)
+        )
+    ])
+    keep = sorted(np.argsort(lengths)[-4:].tolist())
     corners = []
     for k in range(4):
         i, j = keep[k], keep[(k + 1) % 4]
-        p = _line_intersection(poly[i], poly[(i + 1) % n], poly[j], poly[(j + 1) % n])
+        p = _intersect(*pts[i], *pts[(i + 1) % n], *pts[j], *pts[(j + 1) % n])
         if p is None:
             return None
         corners.append(p)
-    return np.array(corners)
+    return np.array(corners, dtype=np.float64)
+
+
+#: index of each corner's successor: ``a[_NEXT]`` is ``np.roll(a, -1, axis=0)`` for four rows
+_NEXT = np.array([1, 2, 3, 0])
 
 
 def order_quad(quad: npt.NDArray[np.float64]) -> Quad:
@@ -83,7 +95,27 @@ def order_quad(quad: npt.NDArray[np.float64]) -> Quad:
     corners are read later, so either choice works.
     """
     q = quad.astype(np.float64)
+    if q.shape != (4, 2):
+        return _order_any(q)
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = q.tolist()
     # Signed area; on screen (y down) a positive shoelace sum is clockwise.
+    # (Summed left to right, as ``np.sum`` adds four numbers.)
+    area = 0.5 * ((ax * by - bx * ay) + (bx * cy - cx * by) + (cx * dy - dx * cy)
+                  + (dx * ay - ax * dy))
+    pts = [(ax, ay), (bx, by), (cx, cy), (dx, dy)]
+    if area < 0:
+        pts.reverse()
+    sides = [
+        math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0))
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1], strict=True)
+    ]
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        pts = pts[1:] + pts[:1]
+    return np.array(pts, dtype=np.float64).astype(np.float32)
+
+
+def _order_any(q: npt.NDArray[np.float64]) -> Quad:
+    """``order_quad`` for an array that is not four points (kept as it was)."""
     area = 0.5 * float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1]))
     if area < 0:
         q = q[::-1]
@@ -94,13 +126,18 @@ def order_quad(quad: npt.NDArray[np.float64]) -> Quad:
 
 
 def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
-    """The card's outline in ``frame`` (BGR), or None when no card-like blob is seen."""
+    """The card's outline in ``frame`` (BGR, or BGRA: the alpha is ignored), or None
+    when no card-like blob is seen.
+
+    OpenCV shrinks a four-channel image about twice as fast as a three-channel
+    one, with the same values in B, G and R, so the recogniser converts a frame
+    to BGRA once and hands that to both this and the corner warps."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIZE / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
         frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
     )
-    b, g, r = cv2.split(small)
+    b, g, r = cv2.split(small)[:3]
     # Paper is bright in every channel; felt, wood and skin are not.
     white = cv2.min(cv2.min(b, g), r)
     white = cv2.copyMakeBorder(white, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
@@ -111,7 +148,7 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
         return None
     sh, sw = mask.shape
     areas = [cv2.contourArea(c) for c in contours]
-    k = int(np.argmax(areas))
+    k = max(range(len(areas)), key=areas.__getitem__)  # the first largest, as np.argmax
     best = contours[k]
     blob_area = areas[k]
     if blob_area < MIN_AREA_SHARE * sh * sw:
@@ -136,7 +173,8 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     if quad_area <= 0:
         return None
     ordered = order_quad(quad)
-    sides = np.linalg.norm(np.roll(ordered, -1, axis=0) - ordered, axis=1)
+    step = ordered[_NEXT] - ordered  # float32, as ``np.linalg.norm`` would square it
+    sides = np.sqrt((step * step).sum(axis=1))
     short = (sides[0] + sides[2]) / 2
     long = (sides[1] + sides[3]) / 2
     if short <= 1 or not MIN_ASPECT <= long / short <= MAX_ASPECT:

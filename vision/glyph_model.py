@@ -18,7 +18,9 @@ is a few hundred kilobytes and needs nothing beyond OpenCV and NumPy.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -40,7 +42,8 @@ COARSE = 12
 #: HOG layout: orientation bins, cells per side (cells are SIDE / CELLS pixels)
 BINS, CELLS = 9, 4
 FEATURE_LEN = (CELLS - 1) ** 2 * 4 * BINS + COARSE * COARSE + 1
-_PIXEL = np.arange(SIDE * SIDE)
+_CELL = SIDE // CELLS
+_PI = np.float32(np.pi)
 
 RANK_CLASSES = RANKS + FOREIGN
 SUIT_CLASSES = SUITS + FOREIGN
@@ -54,9 +57,11 @@ def square_glyph(ink: FloatArray) -> FloatArray:
     oy, ox = (side - h) // 2, (side - w) // 2
     sq[oy : oy + h, ox : ox + w] = ink
     interp = cv2.INTER_AREA if side > SIDE else cv2.INTER_LINEAR
-    out = cv2.resize(sq, (SIDE, SIDE), interpolation=interp)
+    out = np.asarray(cv2.resize(sq, (SIDE, SIDE), interpolation=interp), np.float32)
     peak = float(out.max())
-    return (out / peak if peak > 1e-6 else out).astype(np.float32)
+    if peak > 1e-6:
+        np.divide(out, peak, out=out)
+    return out
 
 
 def hog(sq: FloatArray) -> FloatArray:
@@ -67,41 +72,105 @@ def hog(sq: FloatArray) -> FloatArray:
     orientations, linear interpolation between bins, a Gaussian spread across
     cells, 2 x 2-cell blocks with L2-Hys normalisation.
     """
-    gx = cv2.Sobel(sq, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(sq, cv2.CV_32F, 0, 1, ksize=1)
+    out: FloatArray = hogs(sq[:, :, None])[0]
+    return out
+
+
+def hogs(sqs: FloatArray) -> FloatArray:
+    """``hog`` of each of k squares stacked as channels (SIDE, SIDE, k), as rows
+    (k, _HOG_LEN).
+
+    One pass for all of them: a corner's rank and suit cost less together than
+    apart, NumPy and OpenCV calls on such small arrays being largely overhead.
+    Every number is computed exactly as for a single square: element-wise
+    operations do not care which array an element is in, the Sobel difference is
+    one subtraction, the blur treats channels alike (a row of 32 pixels of 9k
+    channels is a whole number of SIMD vectors, so no element takes a scalar
+    tail path), and every sum adds the same terms in the same order
+    (``benchmarks/recognizer_equivalence.py`` checks the result bit for bit).
+    """
+    k = sqs.shape[2]
+    gx = cv2.Sobel(sqs, cv2.CV_32F, 1, 0, ksize=1).reshape(-1)
+    gy = cv2.Sobel(sqs, cv2.CV_32F, 0, 1, ksize=1).reshape(-1)
     mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi)  # 0 .. BINS
-    lo = np.floor(ang).astype(np.intp) % BINS
-    hi = (lo + 1) % BINS
-    frac = ang - np.floor(ang)
-    n = SIDE * SIDE
-    planes = np.bincount(
-        np.concatenate([_PIXEL * BINS + lo.reshape(-1), _PIXEL * BINS + hi.reshape(-1)]),
-        np.concatenate([(mag * (1 - frac)).reshape(-1), (mag * frac).reshape(-1)]),
-        minlength=n * BINS,
+    # Only pixels with a gradient vote (the others would add exact zeros), and a
+    # pixel's two votes go to two different bins, so they are written, not summed.
+    nz = np.flatnonzero(mag)
+    m = mag[nz]
+    ang = np.arctan2(gy[nz], gx[nz])
+    # ``ang % np.pi`` (slow on float32) for angles in [-pi, pi], step for step as
+    # NumPy's remainder does it: pi itself gives 0, negative angles gain pi.
+    ang[ang == _PI] = 0.0
+    np.add(ang, _PI, out=ang, where=ang < 0)
+    ang *= BINS / np.pi  # 0 .. BINS
+    fl = np.floor(ang)
+    lo = fl.astype(np.intp)
+    lo[lo == BINS] = 0  # ``lo % BINS``: the angle is at most BINS
+    frac = ang - fl
+    # Orientation planes (y, x, square, bin): one image with k * BINS channels.
+    planes = np.zeros(SIDE * SIDE * k * BINS, np.float32)
+    at = nz * BINS
+    planes[at + lo] = m * (1 - frac)
+    lo += 1
+    lo[lo == BINS] = 0
+    planes[at + lo] = m * frac
+    stack = cv2.GaussianBlur(planes.reshape(SIDE, SIDE, k * BINS), (0, 0), _CELL / 2)
+    # Sum each cell's pixels in the order ``sum(axis=(1, 3))`` of a
+    # (CELLS, cell, CELLS, cell, BINS) view adds them: one pixel offset at a time.
+    by_pixel = np.asarray(stack, np.float32).reshape(CELLS, _CELL, CELLS, _CELL, k * BINS)
+    cells = np.add.reduce(
+        by_pixel.transpose(1, 3, 0, 2, 4).reshape(_CELL * _CELL, CELLS * CELLS * k * BINS), axis=0
     )
-    cell = SIDE // CELLS
-    stack = cv2.GaussianBlur(planes.astype(np.float32).reshape(SIDE, SIDE, BINS), (0, 0), cell / 2)
-    cells = np.asarray(stack, np.float32).reshape(CELLS, cell, CELLS, cell, BINS).sum(axis=(1, 3))
-    # 2 x 2-cell blocks, each laid out (top-left, top-right, bottom-left, bottom-right)
-    blocks = np.concatenate(
+    # 2 x 2-cell blocks, each laid out (top-left, top-right, bottom-left, bottom-right),
+    # gathered into a C-ordered array so that each block's sums below run over
+    # contiguous memory (NumPy adds pairwise there, one by one on strided data).
+    blocks = cells[_blocks(k)]
+    norm = np.sqrt(np.add.reduce(blocks * blocks, axis=2, keepdims=True))
+    norm += 1e-3
+    blocks /= norm
+    np.minimum(blocks, 0.2, out=blocks)
+    norm = np.sqrt(np.add.reduce(blocks * blocks, axis=2, keepdims=True))
+    norm += 1e-3
+    blocks /= norm
+    out: FloatArray = blocks.reshape(k, -1)
+    return out
+
+
+@functools.cache
+def _blocks(k: int) -> npt.NDArray[np.intp]:
+    """Index of each square's (blocks, 4 * BINS) entries in the flat cells of k squares."""
+    cell = (np.arange(CELLS * CELLS) * k)[:, None] * BINS + np.arange(BINS)
+    return cell.reshape(-1)[_BLOCKS] + (np.arange(k) * BINS)[:, None, None]
+
+
+def _block_index() -> npt.NDArray[np.intp]:
+    """Where each entry of the (blocks, 4 * BINS) matrix sits in a square's flat cells."""
+    cells = np.arange(CELLS * CELLS * BINS).reshape(CELLS, CELLS, BINS)
+    return np.concatenate(
         [cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]], axis=2
     ).reshape(-1, 4 * BINS)
-    blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3
-    blocks = np.minimum(blocks, 0.2)
-    blocks /= np.sqrt((blocks**2).sum(axis=1, keepdims=True)) + 1e-3
-    out: FloatArray = blocks.reshape(-1).astype(np.float32)
-    return out
+
+
+_BLOCKS = _block_index()
+_HOG_LEN = (CELLS - 1) ** 2 * 4 * BINS
 
 
 def features(ink: FloatArray) -> FloatArray:
     """The vector the classifier sees for one glyph crop."""
-    sq = square_glyph(ink)
-    hog_v = hog(sq)
-    coarse = cv2.resize(sq, (COARSE, COARSE), interpolation=cv2.INTER_AREA).reshape(-1)
-    h, w = ink.shape
-    aspect = np.float32(np.log(max(h, 1) / max(w, 1)))
-    return np.concatenate([hog_v, coarse, [aspect]]).astype(np.float32)
+    out: FloatArray = features_of([ink])[0]
+    return out
+
+
+def features_of(inks: Sequence[FloatArray]) -> FloatArray:
+    """``features`` of several glyph crops at once (rows), bit for bit the same."""
+    sqs = [square_glyph(ink) for ink in inks]
+    out = np.empty((len(inks), FEATURE_LEN), np.float32)
+    out[:, :_HOG_LEN] = hogs(np.stack(sqs, axis=2))
+    for row, ink, sq in zip(out, inks, sqs, strict=True):
+        row[_HOG_LEN:-1] = cv2.resize(sq, (COARSE, COARSE), interpolation=cv2.INTER_AREA).ravel()
+        h, w = ink.shape
+        row[-1] = np.float32(np.log(max(h, 1) / max(w, 1)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -117,17 +186,24 @@ class Mlp:
     b2: FloatArray
 
     def logits(self, x: FloatArray) -> FloatArray:
-        z = (x - self.mean) * self.scale
-        hidden = np.maximum(z @ self.w1 + self.b1, 0.0)
-        out: FloatArray = hidden @ self.w2 + self.b2
+        # (the same operations as ``(x - mean) * scale`` etc., in place: on one
+        # glyph the temporaries cost more than the arithmetic)
+        z = x - self.mean
+        z *= self.scale
+        hidden = z @ self.w1
+        hidden += self.b1
+        np.maximum(hidden, 0.0, out=hidden)
+        out: FloatArray = np.asarray(hidden @ self.w2)
+        out += self.b2
         return out
 
     def probs(self, x: FloatArray) -> FloatArray:
         """Class probabilities for one vector (1-D) or a batch (2-D)."""
-        lg = self.logits(x)
-        lg = lg - lg.max(axis=-1, keepdims=True)
-        e = np.exp(lg)
-        out: FloatArray = (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+        e = self.logits(x)
+        e -= e.max(axis=-1, keepdims=True)
+        np.exp(e, out=e)
+        e /= e.sum(axis=-1, keepdims=True)
+        out: FloatArray = e.astype(np.float32, copy=False)
         return out
 
     def arrays(self, prefix: str) -> dict[str, Any]:

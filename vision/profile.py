@@ -71,19 +71,19 @@ class DeckProfile:
 
     def __post_init__(self) -> None:
         # Index arrays for "best template per class" without Python loops at read time.
-        object.__setattr__(
-            self, "_rank_idx", np.array([RANK_CLASSES.index(r) for r in self.rank_labels], np.intp)
-        )
-        object.__setattr__(
-            self, "_suit_idx", np.array([SUIT_CLASSES.index(s) for s in self.suit_labels], np.intp)
-        )
+        rank_idx = np.array([RANK_CLASSES.index(r) for r in self.rank_labels], np.intp)
+        suit_idx = np.array([SUIT_CLASSES.index(s) for s in self.suit_labels], np.intp)
+        object.__setattr__(self, "_rank_idx", rank_idx)
+        object.__setattr__(self, "_suit_idx", suit_idx)
+        object.__setattr__(self, "_rank_groups", _Groups.of(rank_idx, len(RANK_CLASSES)))
+        object.__setattr__(self, "_suit_groups", _Groups.of(suit_idx, len(SUIT_CLASSES)))
 
     def rank_scores(self, feature: FloatArray) -> FloatArray:
         """Best correlation per rank class, in ``RANK_CLASSES`` order (-1: no template)."""
-        return _per_class(self.rank_templates @ feature, self._rank_idx, len(RANK_CLASSES))  # type: ignore[attr-defined]
+        return self._rank_groups.best(self.rank_templates @ feature)  # type: ignore[attr-defined, no-any-return]
 
     def suit_scores(self, feature: FloatArray) -> FloatArray:
-        return _per_class(self.suit_templates @ feature, self._suit_idx, len(SUIT_CLASSES))  # type: ignore[attr-defined]
+        return self._suit_groups.best(self.suit_templates @ feature)  # type: ignore[attr-defined, no-any-return]
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -106,10 +106,32 @@ class DeckProfile:
             )
 
 
-def _per_class(scores: FloatArray, idx: npt.NDArray[np.intp], n: int) -> FloatArray:
-    out = np.full(n, -1.0, np.float32)
-    np.maximum.at(out, idx, scores)
-    return out
+@dataclass(frozen=True)
+class _Groups:
+    """Templates grouped by class, to take the best score per class with one
+    ``np.maximum.reduceat`` over the scores sorted by class (``np.maximum.at``
+    into a row of -1, as before, was slow on a hundred scores; a maximum does
+    not round, so the result is the same)."""
+
+    n: int
+    order: npt.NDArray[np.intp]  # template indices sorted by class
+    starts: npt.NDArray[np.intp]  # where each present class starts in ``order``
+    present: npt.NDArray[np.intp]  # the classes with at least one template
+
+    @classmethod
+    def of(cls, idx: npt.NDArray[np.intp], n: int) -> _Groups:
+        order = np.argsort(idx, kind="stable").astype(np.intp)
+        present, starts = np.unique(idx[order], return_index=True)
+        return cls(n, order, starts.astype(np.intp), present.astype(np.intp))
+
+    def best(self, scores: FloatArray) -> FloatArray:
+        """The best of ``scores`` per class (at least -1; -1 for a class without
+        templates)."""
+        out = np.full(self.n, -1.0, np.float32)
+        if len(self.order):
+            out[self.present] = np.maximum(np.maximum.reduceat(scores[self.order], self.starts),
+                                           out[self.present])
+        return out
 
 
 def _quantise(a: FloatArray) -> npt.NDArray[np.int8]:

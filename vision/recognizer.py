@@ -8,17 +8,19 @@ that disagree, or an ink colour that does not fit the suit.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.cards import FOREIGN
 from vision.detect import find_card
-from vision.glyph_model import GlyphModel, features, glyph_model
+from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import IndexGlyphs, corner_patch, corner_patches, read_patch
 from vision.profile import (
     RANK_CLASSES,
@@ -68,6 +70,10 @@ class Reading:
         return self.card is None
 
 
+#: per suit: each learned ink's chroma, and whether it is of the suit's colour group
+_InkTable = dict[str, list[tuple[tuple[float, float, float], bool]]]
+
+
 @dataclass(frozen=True)
 class _CornerVote:
     card: str
@@ -115,6 +121,9 @@ class Recognizer:
         # The classifier reads in both modes: alone without a profile, and as a
         # second opinion beside the deck's own templates with one.
         self.model: GlyphModel = glyph_model()
+        # Derived from the profile's learned ink colours once (see ``_ink_table``);
+        # one tuple, replaced whole, so a reader never sees half of an update.
+        self._ink: tuple[Mapping[str, tuple[float, float, float]] | None, _InkTable] = (None, {})
 
     def glyphs(self, frame: npt.NDArray[np.uint8]) -> list[IndexGlyphs] | None:
         """The index corners read from ``frame``; None when no card outline is found."""
@@ -131,7 +140,10 @@ class Recognizer:
     def _vote(self, g: IndexGlyphs) -> _CornerVote:
         if self.profile is None:
             return self._classify(g)
-        return self._combine(self._match(g), self._classify(g))
+        tmpl = self._match(g)
+        if tmpl.problem and FOREIGN in tmpl.card:
+            return tmpl  # what ``_combine`` answers whatever the classifier says
+        return self._combine(tmpl, self._classify(g))
 
     def _combine(self, tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         """A corner under a deck profile: the deck's own templates and the generic
@@ -187,14 +199,15 @@ class Recognizer:
             (rs - t.min_rank_score) / max(1e-6, 1 - t.min_rank_score),
             (ss - t.min_suit_score) / max(1e-6, 1 - t.min_suit_score),
         )
-        conf = float(np.clip(0.5 + slack, 0.0, 1.0))
+        conf = min(max(0.5 + slack, 0.0), 1.0)
         return _CornerVote(card, conf, problem)
 
     def _classify(self, g: IndexGlyphs) -> _CornerVote:
         """A corner read by the generic classifier: probabilities, not templates."""
         m = self.model
-        pr = m.rank.probs(features(g.rank_ink))
-        ps = m.suit.probs(features(g.suit_ink))
+        rank_f, suit_f = features_of((g.rank_ink, g.suit_ink))
+        pr = m.rank.probs(rank_f)
+        ps = m.suit.probs(suit_f)
         ri, si = int(np.argmax(pr)), int(np.argmax(ps))
         rank, suit = m.rank.classes[ri], m.suit.classes[si]
         card = rank + suit
@@ -219,14 +232,14 @@ class Recognizer:
             # a four-colour deck's green and blue answers nothing.
             # Hue, not darkness, tells inks apart: the same black prints darker
             # in a bold club than in a thin spade, and more so through JPEG.
-            c = _chroma(g.colour)
-            claimed = _chroma(colours[suit]) if suit in colours else None
-            if claimed is None:
+            table = self._ink_table(colours).get(suit)
+            if table is None:
                 return "ink colour does not match the suit"
+            c = _chroma(g.colour)
             near = far = 1e9
-            for v in colours.values():
-                d = float(np.linalg.norm(c - _chroma(v)))
-                if float(np.linalg.norm(_chroma(v) - claimed)) < SAME_INK:
+            for v, same in table:
+                d = _distance(c, v)
+                if same:
                     near = min(near, d)
                 else:
                     far = min(far, d)
@@ -248,6 +261,21 @@ class Recognizer:
         dark = red <= BLACK_INK and r - b <= BLACK_INK
         return "" if dark else "ink colour does not match the suit"
 
+    def _ink_table(self, colours: Mapping[str, tuple[float, float, float]]) -> _InkTable:
+        """Per claimable suit, every learned ink's chroma and whether it is in the
+        claimed suit's colour group (its chroma within ``SAME_INK``).  It depends
+        on the profile only, so it is made once instead of on every corner (and
+        again should ``self.profile`` be replaced)."""
+        made_for, table = self._ink
+        if colours is not made_for:
+            chromas = {s: _chroma(v) for s, v in colours.items()}
+            table = {
+                s: [(v, _distance(v, claimed) < SAME_INK) for v in chromas.values()]
+                for s, claimed in chromas.items()
+            }
+            self._ink = (colours, table)
+        return table
+
     def read(self, frame: npt.NDArray[np.uint8]) -> Reading:
         start = time.perf_counter()
         reading = self._read(frame)
@@ -258,11 +286,17 @@ class Recognizer:
     def _read(self, frame: npt.NDArray[np.uint8]) -> Reading:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             return Reading(None, 0.0, "not a colour image")
-        det = find_card(frame)
+        # One BGRA copy serves detection and both corner warps: OpenCV resizes and
+        # warps four-channel images much faster than three-channel ones, with
+        # identical B, G and R values.
+        src = frame
+        if frame.dtype == np.uint8:
+            src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
+        det = find_card(src)
         if det is None:
             return Reading(None, 0.0, "no card in view")
         quad = det.quad
-        return self.decide(read_patch(corner_patch(frame, quad, k)) for k in range(2))
+        return self.decide(read_patch(corner_patch(src, quad, k)) for k in range(2))
 
     def decide(self, corners: Iterable[IndexGlyphs | None]) -> Reading:
         """The reading from a card's index corners, taken lazily in order (None: a
@@ -297,7 +331,17 @@ class Recognizer:
         return Reading(card, round(conf, 3), corners=n)
 
 
-def _chroma(colour: tuple[float, ...] | npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """A colour without its grey level: what is left is its hue and strength."""
-    c = np.asarray(colour, dtype=np.float64)
-    return np.asarray(c - c.mean(), dtype=np.float64)
+def _chroma(colour: Iterable[float]) -> tuple[float, float, float]:
+    """A colour without its grey level: what is left is its hue and strength.
+
+    Plain floats, summed and divided in NumPy's order (``c - c.mean()``): on three
+    numbers NumPy's call overhead was most of the colour check's time."""
+    b, g, r = (float(x) for x in colour)
+    mean = (b + g + r) / 3
+    return (b - mean, g - mean, r - mean)
+
+
+def _distance(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """Euclidean distance, summed in ``np.linalg.norm``'s order for three numbers."""
+    x, y, z = a[0] - b[0], a[1] - b[1], a[2] - b[2]
+    return math.sqrt(x * x + y * y + z * z)
