@@ -225,7 +225,7 @@ def _step_towards(shown: Amount, target: Amount) -> Button:
 
 
 async def perform_on_panel(
-    rig: SimRig, person: str, action: Action, budget: float = 25.0
+    rig: SimRig, person: str, action: Action, budget: float = 60.0  # patient: outages last seconds
 ) -> list[Button]:
     """``person`` makes ``action`` by pressing buttons, once their panel asks for it.
 

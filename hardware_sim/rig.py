@@ -261,14 +261,14 @@ class SimRig:
     def panel(self, seat: str) -> Panel:
         return self.panels.seat(seat)
 
-    def perform(self, person: str, action: Action, timeout: float = 30.0) -> None:
+    def perform(self, person: str, action: Action, timeout: float = 70.0) -> None:
         """Have ``person`` make ``action`` with panel presses (waits for the prompt)."""
         from hardware_sim.people import perform_on_panel
 
         assert self.bg is not None, "start the rig first"
         self.bg.run(perform_on_panel(self, person, action), timeout=timeout)
 
-    async def perform_async(self, person: str, action: Action, timeout: float = 30.0) -> None:
+    async def perform_async(self, person: str, action: Action, timeout: float = 70.0) -> None:
         """:meth:`perform` for a caller on its own asyncio loop (e.g. the controller's)."""
         from hardware_sim.people import perform_on_panel
 
