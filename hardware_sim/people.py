@@ -377,6 +377,12 @@ async def _await_effect(
         await watch.quiet(0.2, deadline)
         if watch.troubled:
             continue
+        if _refused(before, watch.view()):
+            # Text and lamps are separate commands: new text under the old lamps
+            # looks like a refusal for a moment.  Believe it once it has settled.
+            await watch.quiet(SETTLE, deadline)
+            if watch.troubled:
+                continue
         return not _refused(before, watch.view())
     return False
 
