@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
+import logging
 import os
 import random
 import sys
@@ -67,6 +69,54 @@ from controller.rules import (
 from controller.scenario import load_scenario, run_scenario
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+#: where a failed game's last trace lines are written (one file per failed game)
+TRACE_DIR = Path("soak-failures")
+#: the loggers whose debug lines tell a game's story: people, panels, table, links
+TRACED = ("controller", "hardware_sim", "firmware_bridge", "soak")
+trace_log = logging.getLogger("soak")
+
+
+class FlightRecorder(logging.Handler):
+    """The last lines of one game, kept in memory and written out only if it fails.
+
+    A stalled game under heavy faults is a story of presses, refusals, reboots
+    and pauses spread over seconds; one failure line cannot tell it.  Records
+    are kept unformatted (cheap), so a passing game costs a deque append per line.
+    """
+
+    def __init__(self, keep: int = 4000) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: collections.deque[logging.LogRecord] = collections.deque(maxlen=keep)
+        self.started = time.monotonic()
+        self.setFormatter(logging.Formatter("%(relativeCreated)10.0f %(threadName)-10.10s "
+                                            "%(name)-28.28s %(message)s"))
+        self._saved: list[tuple[logging.Logger, int, bool]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self) -> FlightRecorder:
+        for name in TRACED:
+            logger = logging.getLogger(name)
+            self._saved.append((logger, logger.level, logger.propagate))
+            logger.setLevel(logging.DEBUG)
+            logger.propagate = False  # the story goes to the recorder, not the console
+            logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for logger, level, propagate in self._saved:
+            logger.removeHandler(self)
+            logger.setLevel(level)
+            logger.propagate = propagate
+        self._saved.clear()
+
+    def write(self, path: Path, header: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [header, ""] + [self.format(r) for r in self.records]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # --- a bot's game, written down as a scenario ---------------------------------------------
@@ -207,11 +257,22 @@ class Watch:
     hidden_cards_seen: int = 0
     leaks: list[str] = field(default_factory=list)
     _generation: int = -1
+    _seen_state: tuple[Any, ...] = ()
 
     async def __call__(self, run: Any) -> None:
         self.rig, self.table = run.rig, run.table
         now = time.monotonic()
         machine = run.core.machine
+        if trace_log.isEnabledFor(logging.DEBUG):
+            core = run.core
+            state = (core.phase(), str(core.need()), tuple(sorted(machine.holds)),
+                     bool(core.in_flight), core.journal.head, core.gate_locked())
+            if state != self._seen_state:
+                self._seen_state = state
+                trace_log.debug("table: phase %s, need %s, holds %s, in flight %s, "
+                                "journal head %d, gate %s", state[0], state[1],
+                                list(state[2]) or "none", state[3], state[4],
+                                "locked" if state[5] else "open")
         if machine.running:
             if self.hold_started is not None:
                 pause = now - self.hold_started
@@ -375,16 +436,24 @@ async def _play(path: Path, faults: str, watch: Watch) -> dict[str, Any]:
     return await play_scenario(path, faults=faults, hook=watch)
 
 
-def soak_one(doc: dict[str, Any], faults: str, report: SoakReport, workdir: Path) -> None:
+def soak_one(doc: dict[str, Any], faults: str, report: SoakReport, workdir: Path,
+             trace_dir: Path | None = TRACE_DIR) -> None:
     path = workdir / f"soak-{doc['rules']}-{doc['seed']}.json"
     path.write_text(json.dumps(doc))
     expected = run_scenario(load_scenario(path))
     watch = Watch()
     label = f"{doc['rules']} seed {doc['seed']}"
+    recorder = FlightRecorder()
     try:
-        got = asyncio.run(_play(path, faults, watch))
+        with recorder:
+            got = asyncio.run(_play(path, faults, watch))
     except Exception as exc:  # the soak counts every failure and goes on
-        report.failures.append(f"{label}: {type(exc).__name__}: {exc}")
+        line = f"{label}: {type(exc).__name__}: {exc}"
+        if trace_dir is not None:
+            trace = trace_dir / f"{doc['rules']}-{doc['seed']}.log"
+            recorder.write(trace, line + "\n\nscenario: " + json.dumps(doc))
+            line += f" (trace: {trace})"
+        report.failures.append(line)
         return
     finally:
         path.unlink()
@@ -496,6 +565,22 @@ def soak_parallel(
         return merge(list(pool.map(_worker, work)))
 
 
+def replay_game(game: str, faults: str, deals_per_game: int, repeat: int) -> int:
+    """The same bot game (same decisions, same shuffles) again; faults and timing
+    differ from run to run, so a rare stall may take many repeats to show again."""
+    preset, _, seed = game.partition(":")
+    doc = bot_scenario(preset, int(seed), deals_per_game)
+    report = SoakReport()
+    with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+        for i in range(repeat):
+            before = len(report.failures)
+            soak_one(doc, faults, report, Path(tmp))
+            outcome = report.failures[-1] if len(report.failures) > before else "ok"
+            print(f"{i + 1}/{repeat}: {outcome}", file=sys.stderr, flush=True)
+    print(json.dumps(report.as_dict(), indent=2))
+    return 0 if report.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
@@ -505,7 +590,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="tables played side by side")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--game", metavar="PRESET:SEED",
+                        help="play one game of an earlier run again (e.g. a failed one)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --game: how many times")
     args = parser.parse_args(argv)
+    if args.game:
+        return replay_game(args.game, args.faults, args.deals_per_game, args.repeat)
     report = soak_parallel(
         args.deals, args.faults, tuple(args.presets.split(",")), args.deals_per_game, args.seed,
         args.jobs, progress=not args.quiet,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -58,6 +59,9 @@ from controller.scenario import (
 )
 from controller.shoe_feed import JournalledShoe
 from controller.table import Table
+
+#: debug lines follow the scripted people's steps: a stalled soak game's story
+log = logging.getLogger(__name__)
 
 STEP_TIMEOUT = 30.0
 #: a person whose action the table has not taken after this long looks again
@@ -149,6 +153,7 @@ class ScenarioRun:
             if action is None:
                 return result_json(state)
             head = self.core.journal.head
+            log.debug("script: %s (journal head %d)", action, head)
             await self._perform(action)
             again_at = time.monotonic() + PRESS_AGAIN_AFTER
             while self.core.journal.head == head:
@@ -162,6 +167,8 @@ class ScenarioRun:
                     again_at = time.monotonic() + PRESS_AGAIN_AFTER
                     await asyncio.sleep(0.5)
                     if self.core.journal.head == head and self._nothing_happened(action):
+                        log.debug("script: %s not taken after %.0f s; again",
+                                  action, PRESS_AGAIN_AFTER)
                         await self._perform(action, again=True)
                     continue
                 gen = await self._wait(gen)
@@ -185,6 +192,7 @@ class ScenarioRun:
         if self.rig.call(lambda: self.rig.shoe.gate_locked):
             return False
         outcome = await asyncio.to_thread(self.rig.pull_card)
+        log.debug("dealer pulls a card: %s", outcome)
         if outcome.card is not None:
             self.pulled += 1
         return outcome.card is not None

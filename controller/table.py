@@ -282,6 +282,10 @@ class Table:
                 except ValueError:
                     continue
                 self.feed(ButtonPressed(address, button))
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug("%s: %s pressed%s", name, button.name,
+                              f", refused: {self.core.refusals[address]!r}"
+                              if address in self.core.refusals else "")
             elif isinstance(event, host.LinkUp | host.LinkDown | host.EventsLost):
                 if isinstance(event, host.LinkUp):
                     self.feed(LinkChanged(name, True, event.rebooted, 0))

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import re
 from collections.abc import Callable
@@ -67,6 +68,9 @@ from hardware_sim.devices.panels import Panel
 
 if TYPE_CHECKING:
     from hardware_sim.rig import SimRig
+
+#: debug lines say what each person saw and did: a stalled soak game's story
+log = logging.getLogger(__name__)
 
 #: the prompt words a panel's text uses for an amount being chosen
 _AMOUNT = re.compile(r"\b(Stake|Shoot|Kitty|Buy)\s+(\d+(?:\.\d+)?)")
@@ -271,6 +275,7 @@ async def perform_on_panel(
         return shown is None or shown[0] == topic  # None: a refusal covers the amount
 
     def press(button: Button) -> None:
+        log.debug("%s presses %s for %s", person, button.name, action)
         panel.press(button)  # the event waits in the panel for the host's next poll
         made.append(button)
 
@@ -285,6 +290,7 @@ async def perform_on_panel(
             if watch.troubled:
                 # Back from offline or a pause: let the host refresh the panel and
                 # deliver what it kept before believing what it shows.
+                log.debug("%s waits for the panel to settle", person)
                 watch.troubled = False
                 await watch.quiet(SETTLE, deadline)
                 continue
@@ -320,7 +326,9 @@ async def perform_on_panel(
             before = watch.view()
             press(final)
             if await _await_effect(watch, before, deadline):
+                log.debug("%s sees %s taken", person, action)
                 return made
+            log.debug("%s sees no effect of %s: looks again", person, final.name)
     finally:
         watch.close()
 
@@ -364,12 +372,15 @@ async def _await_effect(
             if watch.view() == before:
                 if await _press_in_flight(watch, deadline):
                     continue  # the panel kept it and just handed it over: look again
+                log.debug("%s panel back, the press left no trace", watch.panel.name)
                 return False  # back, and the press left no trace: press again
             return not _refused(before, watch.view())
         if not changed:
             if now_view == before and loop.time() - pressed_at > lost_after:
                 if await _press_in_flight(watch, deadline):
                     continue
+                log.debug("%s panel: nothing for %.1f s after the press",
+                          watch.panel.name, loop.time() - pressed_at)
                 return False
             continue
         if now_view == before:
@@ -383,7 +394,10 @@ async def _await_effect(
             await watch.quiet(SETTLE, deadline)
             if watch.troubled:
                 continue
-        return not _refused(before, watch.view())
+        if _refused(before, watch.view()):
+            log.debug("%s panel refused: %r", watch.panel.name, watch.panel.text)
+            return False
+        return True
     return False
 
 

@@ -19,6 +19,7 @@ Example (on the rig's loop thread)::
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 
 from firmware_bridge.device import (
@@ -37,6 +38,14 @@ from hardware_sim.devices.wiring import Wire
 EXTRA_SEAT_BUTTONS = (Button.DOUBLE, Button.SHOOT, Button.INSURE, Button.EVEN_MONEY)
 
 Listener = Callable[["Panel"], None]
+
+#: debug lines trace every lamp, text and press: a stalled soak game's story
+log = logging.getLogger(__name__)
+
+
+def lamp_names(panel: Panel) -> str:
+    return ",".join(sorted(b.name for b in panel.lit_buttons())) + (
+        " OFFLINE" if panel.offline else "")
 
 
 class Panel:
@@ -82,6 +91,8 @@ class Panel:
 
     def _changed(self) -> None:
         self.version += 1
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s panel shows [%s] %r", self.name, lamp_names(self), self.text)
         for listener in list(self.listeners):
             listener(self)
 
@@ -105,13 +116,16 @@ class Panel:
         self.presses += 1
         if self.core.emit_button(button, self.clock.now()) is None:
             self.ignored_presses += 1
+            log.debug("%s panel: %s pressed, ignored by the firmware", self.name, button.name)
             return False
+        log.debug("%s panel: %s pressed", self.name, button.name)
         # Polled: the event waits for the host's next poll of this address.
         return True
 
     def reboot(self) -> None:
         """Power cycle this panel alone (a loose connector)."""
         self.reboots += 1
+        log.debug("%s panel reboots", self.name)
         self.core = self._new_core()
         if self.wire is not None:
             endpoint = self.wire.firmware
