@@ -255,7 +255,7 @@ class _BusRunner(_PortRunner):
 
     def __init__(
         self, url: str, baudrate: int, endpoints: list[_Endpoint], reply_timeout: float,
-        cycle_min: float, hot_poll: float = 0.005, dark_poll: float | None = None,
+        cycle_min: float, hot_poll: float = 0.02, dark_poll: float | None = None,
     ) -> None:
         super().__init__(url, baudrate)
         self.endpoints = {e.session.address: e for e in endpoints}
@@ -499,8 +499,8 @@ class PanelBus:
         dealer: bool = True,
         baudrate: int = DEFAULT_BAUD,
         reply_timeout: float = 0.02,
-        cycle_min: float = 0.01,
-        hot_poll: float = 0.005,
+        cycle_min: float = 0.02,
+        hot_poll: float = 0.02,
         dark_poll: float | None = None,
         config: LinkConfig | None = None,
     ) -> _DeviceContext[PanelBus]:
