@@ -56,3 +56,42 @@ def test_a_shoot_after_a_buy_is_dialled_and_played_as_replay_says(tmp_path: Path
     soak.soak_one(doc, "none", report, tmp_path)
     assert report.ok and report.deals == 4, (report.failures, report.diverging)
     assert report.diverging_deals == 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_stalled_game_leaves_a_trace_that_tells_its_story(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dealer walks away after the first round and the stakes: the game
+    stalls, and the failure line points to a trace with the people's presses,
+    the panels' views and the table's state, ending where it stuck."""
+    import logging
+
+    import controller.simulate as simulate
+
+    monkeypatch.setattr(simulate, "STEP_TIMEOUT", 3.0)
+    deal = simulate.ScenarioRun._deal
+
+    async def dealer_walks_away(run: simulate.ScenarioRun) -> bool:
+        if run.pulled >= 5:  # the first round (three players and the bank) and one more
+            return False
+        return await deal(run)
+
+    monkeypatch.setattr(simulate.ScenarioRun, "_deal", dealer_walks_away)
+    doc = soak.bot_scenario("house", 11, 1)
+    report = soak.SoakReport()
+    levels = {name: logging.getLogger(name).level for name in soak.TRACED}
+    soak.soak_one(doc, "none", report, tmp_path, trace_dir=tmp_path / "traces")
+    assert len(report.failures) == 1 and "no progress" in report.failures[0]
+    trace = tmp_path / "traces" / f"house-{doc['seed']}.log"
+    assert f"(trace: {trace})" in report.failures[0]
+    text = trace.read_text()
+    assert text.startswith(f"house seed {doc['seed']}: RuntimeError")
+    assert "presses CONFIRM for PlaceStake" in text  # a person's press
+    assert "panel shows [" in text  # a panel's lamps and text
+    last = text.rstrip().splitlines()[-1]
+    assert "table: phase first_card" in text and "CardNeed" in text
+    assert last  # the story ends where the table stuck, not empty
+    # the recorder leaves the loggers as it found them
+    assert {name: logging.getLogger(name).level for name in soak.TRACED} == levels
