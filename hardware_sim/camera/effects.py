@@ -94,63 +94,32 @@ def apply_lighting(
 ) -> Image:
     """Overall exposure ``gain``, a linear light falloff ``gradient`` (relative
     change across the frame in x and y) and per-channel white balance."""
-    return light(img, lighting_field(img.shape[:2], gain, gradient, white_balance))
-
-
-def lighting_field(
-    shape: Size, gain: float, gradient: tuple[float, float],
-    white_balance: tuple[float, float, float],
-) -> Image:
-    """The per-pixel, per-channel light of :func:`apply_lighting`, as uint8 gains
-    in 1/128 steps: an all-uint8 multiply is several times faster than a float
-    one, and a 1/128 step in a smooth field is invisible."""
-    h, w = shape
+    h, w = img.shape[:2]
     gx = np.linspace(-0.5, 0.5, w, dtype=np.float32) * gradient[0]
     gy = np.linspace(-0.5, 0.5, h, dtype=np.float32) * gradient[1]
     field = np.float32(gain) * (1 + gy[:, None] + gx[None, :])
-    return u8(cv2.merge(
+    # gains as uint8 in 1/128 steps: an all-uint8 multiply is several times
+    # faster than a float one, and a 1/128 step in a smooth field is invisible
+    per_channel = cv2.merge(
         [cv2.convertScaleAbs(field, alpha=128.0 * float(g)) for g in white_balance]
-    ))
+    )
+    return u8(cv2.multiply(img, per_channel, scale=1 / 128.0))
 
 
-def light(img: Image, field: Image) -> Image:
-    """``img`` under ``field`` (from :func:`lighting_field`, or the same part of one)."""
-    return u8(cv2.multiply(img, field, scale=1 / 128.0))
-
-
-def glare_box(center: tuple[float, float], radius: float, size: tuple[int, int]
-              ) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1): the pixels :func:`add_glare` changes in a frame of ``size`` (w, h)."""
-    w, h = size
-    cx, cy = center
-    rx, ry = int(radius * 1.4 * 3), int(radius * 3)
-    return max(0, int(cx) - rx), max(0, int(cy) - ry), min(w, int(cx) + rx), min(h, int(cy) + ry)
-
-
-def add_glare(img: Image, center: tuple[float, float], radius: float, strength: float,
-              frame: tuple[int, int, int, int] | None = None) -> None:
-    """Add a specular highlight: a soft elliptic white spot (in place).
-
-    ``frame`` (x0, y0, width, height): ``img`` is the part of a frame of that
-    size whose top-left pixel is (x0, y0), and ``center`` is in frame
-    pixels; the spot is computed in frame pixels, so the part gets exactly
-    the values the whole frame would."""
+def add_glare(img: Image, center: tuple[float, float], radius: float, strength: float) -> None:
+    """Add a specular highlight: a soft elliptic white spot (in place)."""
     h, w = img.shape[:2]
-    ox, oy = 0, 0
-    if frame is not None:
-        ox, oy, w, h = frame
     cx, cy = center
-    # the spot is < 1 grey level beyond 3 radii
-    x0, y0, x1, y1 = glare_box(center, radius, (w, h))
-    x0, y0 = max(x0, ox), max(y0, oy)
-    x1, y1 = min(x1, ox + img.shape[1]), min(y1, oy + img.shape[0])
+    rx, ry = int(radius * 1.4 * 3), int(radius * 3)  # the spot is < 1 grey level beyond
+    x0, x1 = max(0, int(cx) - rx), min(w, int(cx) + rx)
+    y0, y1 = max(0, int(cy) - ry), min(h, int(cy) + ry)
     if x0 >= x1 or y0 >= y1:
         return
     ys = (np.arange(y0, y1, dtype=np.float32) - cy)[:, None]
     xs = (np.arange(x0, x1, dtype=np.float32) - cx)[None, :]
     d2 = (xs / (radius * 1.4)) ** 2 + (ys / radius) ** 2
     spot = (strength * 330.0 * np.exp(-d2)).astype(np.float32)
-    roi = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+    roi = img[y0:y1, x0:x1]
     roi[:] = np.clip(roi.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
 
 

@@ -306,7 +306,40 @@ def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Imag
     img = effects.table_texture(scene.table, (h, w), variant=scene.table_variant,
                                 mirror=scene.table_mirror, tint=scene.table_tint)
     if scene.corners is not None and face is not None:
-        lay_card(img, scene, face, mask)
+        fh, fw = face.shape[:2]
+        if mask is None:
+            mask = np.full((fh, fw), 255, np.uint8)
+        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        pad = 16 + (abs(scene.shadow[0]) + abs(scene.shadow[1]) if scene.shadow else 0)
+        x0 = max(0, int(scene.corners[:, 0].min() - pad))
+        y0 = max(0, int(scene.corners[:, 1].min() - pad))
+        x1 = min(w, math.ceil(scene.corners[:, 0].max() + pad))
+        y1 = min(h, math.ceil(scene.corners[:, 1].max() + pad))
+        dst = scene.corners - np.array([x0, y0], np.float32)
+        m = cv2.getPerspectiveTransform(src, dst)
+        rw, rh = x1 - x0, y1 - y0
+        # face and alpha warped together: one pass over the pixels, not two
+        blue, green, red, alpha = cv2.split(
+            cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
+                                flags=cv2.INTER_LINEAR)
+        )
+        card = cv2.merge([blue, green, red])
+        roi = img[y0:y1, x0:x1]
+        if scene.shadow is not None:
+            dx, dy, dark = scene.shadow
+            shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+            sh = cv2.warpAffine(alpha, shift, (rw, rh))
+            k = 2 * round(2 + abs(dy) * 0.6) + 1
+            sh = cv2.blur(cv2.blur(sh, (k, k)), (k, k))
+            # light left under the shadow, in 1/255 steps: 255 - darkness * shadow
+            lit = cv2.convertScaleAbs(sh, alpha=-dark, beta=255.0)
+            roi = u8(cv2.multiply(roi, cv2.merge([lit, lit, lit]), scale=1 / 255.0))
+        # alpha blend in integers (a 1/255 step is below the sensor noise)
+        a3 = cv2.merge([alpha, alpha, alpha])
+        img[y0:y1, x0:x1] = cv2.add(
+            cv2.multiply(card, a3, scale=1 / 255.0),
+            cv2.multiply(roi, cv2.bitwise_not(a3), scale=1 / 255.0),
+        )
     for f in scene.fingers:
         effects.draw_finger(img, f.tip, f.direction, f.width, f.skin)
     img = effects.apply_lighting(img, scene.gain, scene.gradient, scene.white_balance)
@@ -316,59 +349,6 @@ def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Imag
     if scene.motion is not None:
         img = effects.motion_blur(img, *scene.motion)
     return img
-
-
-def card_box(scene: Scene) -> tuple[int, int, int, int] | None:
-    """(x0, y0, x1, y1): the pixels :func:`lay_card` changes (card and shadow)."""
-    if scene.corners is None:
-        return None
-    w, h = scene.size
-    pad = 16 + (abs(scene.shadow[0]) + abs(scene.shadow[1]) if scene.shadow else 0)
-    x0 = max(0, int(scene.corners[:, 0].min() - pad))
-    y0 = max(0, int(scene.corners[:, 1].min() - pad))
-    x1 = min(w, math.ceil(scene.corners[:, 0].max() + pad))
-    y1 = min(h, math.ceil(scene.corners[:, 1].max() + pad))
-    return x0, y0, x1, y1
-
-
-def lay_card(img: Image, scene: Scene, face: Image, mask: Image | None = None,
-             origin: tuple[int, int] = (0, 0)) -> None:
-    """Lay ``face`` and its shadow on ``img`` (in place): the whole frame, or a
-    part of it whose top-left pixel is frame pixel ``origin`` and which holds
-    :func:`card_box`."""
-    box = card_box(scene)
-    assert box is not None and scene.corners is not None
-    fh, fw = face.shape[:2]
-    if mask is None:
-        mask = np.full((fh, fw), 255, np.uint8)
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    x0, y0, x1, y1 = box
-    dst = scene.corners - np.array([x0, y0], np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
-    rw, rh = x1 - x0, y1 - y0
-    # face and alpha warped together: one pass over the pixels, not two
-    blue, green, red, alpha = cv2.split(
-        cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
-                            flags=cv2.INTER_LINEAR)
-    )
-    card = cv2.merge([blue, green, red])
-    ox, oy = origin
-    roi = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
-    if scene.shadow is not None:
-        dx, dy, dark = scene.shadow
-        shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-        sh = cv2.warpAffine(alpha, shift, (rw, rh))
-        k = 2 * round(2 + abs(dy) * 0.6) + 1
-        sh = cv2.blur(cv2.blur(sh, (k, k)), (k, k))
-        # light left under the shadow, in 1/255 steps: 255 - darkness * shadow
-        lit = cv2.convertScaleAbs(sh, alpha=-dark, beta=255.0)
-        roi = u8(cv2.multiply(roi, cv2.merge([lit, lit, lit]), scale=1 / 255.0))
-    # alpha blend in integers (a 1/255 step is below the sensor noise)
-    a3 = cv2.merge([alpha, alpha, alpha])
-    img[y0 - oy : y1 - oy, x0 - ox : x1 - ox] = cv2.add(
-        cv2.multiply(card, a3, scale=1 / 255.0),
-        cv2.multiply(roi, cv2.bitwise_not(a3), scale=1 / 255.0),
-    )
 
 
 def expose(scene: Scene, composed: Image, rng: np.random.Generator) -> Image:

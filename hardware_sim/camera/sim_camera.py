@@ -4,15 +4,9 @@ dealer" path gets exercised.
 
 It satisfies the ``vision`` ``CameraSource`` protocol (``grab()`` returns a BGR
 frame, or None when no frame came). Each :meth:`SimCamera.show` lays the card
-down once (a new random position, shadow, glare, finger, sharpness of the
-moment); each :meth:`SimCamera.grab` then exposes that same shot again with
-fresh sensor noise, as a real camera watching a card at rest would, so frame
-consensus sees frames that agree.  The table cloth, the light and the focus
-belong to the camera: drawn once per camera, as at a real table where the
-camera is fixed above one cloth under one set of lamps
-(:class:`~hardware_sim.camera.backdrop.Backdrop`, which also makes a shot
-several times cheaper to compose).  ``fixed_look=False`` draws them afresh
-for every card instead (more variety for a test of the recogniser).
+down once (a new random position, light, table); each :meth:`SimCamera.grab`
+then exposes that same shot again with fresh sensor noise, as a real camera
+watching a card at rest would, so frame consensus sees frames that agree.
 
 Example::
 
@@ -35,7 +29,6 @@ from collections import deque
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware_sim.camera.backdrop import Backdrop
 from hardware_sim.camera.frames import (
     READABLE_KINDS,
     Effects,
@@ -63,16 +56,11 @@ class SimCamera:
         preset: str | Effects = "normal",
         seed: int = 0,
         size: tuple[int, int] = (640, 480),
-        fixed_look: bool = True,
     ) -> None:
         self.deck = open_deck(deck) if isinstance(deck, str) else deck
         self.preset = preset
         self.size = size
         self._rng = np.random.default_rng(seed)
-        self.backdrop: Backdrop | None = None
-        if fixed_look:
-            self.backdrop = Backdrop(sample_scene(self._rng, preset=preset, size=size,
-                                                  card_present=False, kind="empty_table"))
         self._lock = threading.Lock()
         self._faults: deque[str] = deque()
         self._code: str | None = None
@@ -131,11 +119,7 @@ class SimCamera:
             aspect = face.shape[0] / face.shape[1] if face is not None else 1.4
             scene = sample_scene(self._rng, preset=self.preset, size=self.size, kind=kind,
                                  aspect=aspect, card_present=face is not None)
-            if self.backdrop is None:
-                shot = (scene, compose(scene, face, mask))
-            else:
-                scene = self.backdrop.adopt(scene)
-                shot = (scene, self.backdrop.compose(scene, face, mask))
+            shot = (scene, compose(scene, face, mask))
             self._shots[kind] = shot
         return shot
 
