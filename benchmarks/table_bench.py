@@ -90,6 +90,7 @@ async def bench(
     warmup: float = 2.0,
     stub_camera: float | None = None,
     inline: bool = True,
+    seed: int = 1,
 ) -> dict[str, Any]:
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.clock import Clock
@@ -102,7 +103,7 @@ async def bench(
         journal = Journal(Path(tmp) / "bench.sqlite", durable=durable)
         core = TableCore(setup, journal)
         seats = {n: i + 1 for i, n in enumerate(names)}
-        rig = SimRig(seats, seed=os.getpid(), faults=faults, clock=Clock.fast(),
+        rig = SimRig(seats, seed=seed, faults=faults, clock=Clock.fast(),
                      camera="builtin" if profile == "generic" else profile, inline=inline)
         recognizer: Any
         camera: Any = rig.camera
@@ -235,9 +236,11 @@ def run_tables(tables: int, options: dict[str, Any]) -> list[dict[str, Any]]:
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(tables)
     procs, pipes = [], []
-    for _ in range(tables):
+    for i in range(tables):
         parent, child = ctx.Pipe(duplex=False)
-        p = ctx.Process(target=_child, args=(child, barrier, options))
+        # each table its own seed (its camera's look, its bots), the same every run
+        mine = {**options, "seed": options.get("seed", 1) * 100 + i}
+        p = ctx.Process(target=_child, args=(child, barrier, mine))
         p.start()
         procs.append(p)
         pipes.append(parent)
@@ -266,13 +269,16 @@ def main() -> int:
     parser.add_argument("--sim-thread", action="store_true",
                         help="run the emulated devices on a thread of their own "
                              "(default: on the controller's event loop)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seeds the tables' simulated devices, cameras and bots "
+                             "(table i gets seed * 100 + i), so runs are comparable")
     parser.add_argument("--gaps", action="store_true",
                         help="also print each table's longest spells without a snapshot")
     args = parser.parse_args()
     options = {
         "seconds": args.seconds, "faults": args.faults, "durable": not args.fast_journal,
         "players": args.players, "frames": args.frames, "profile": args.profile,
-        "stub_camera": args.stub_camera, "inline": not args.sim_thread,
+        "stub_camera": args.stub_camera, "inline": not args.sim_thread, "seed": args.seed,
     }
     if args.profile != "generic" and args.stub_camera is None:
         from hardware_sim.camera.profile_cache import deck_profile
