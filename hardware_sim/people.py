@@ -557,6 +557,10 @@ class DealerMistakes:
         return cls(**values)
 
 
+#: how long a NEXT lamp left lit after a card was pulled is taken as stale (seconds)
+STALE_NEXT = 3.0
+
+
 @dataclass
 class SimDealer:
     """Deals the card the table asks for, whenever the shoe's gate lets it.
@@ -587,6 +591,27 @@ class SimDealer:
         #: the dealer panel's version when NEXT was last pressed: until the table
         #: answers (its lamps change), the NEXT still lit is the old one
         self._next_pressed_at = -1
+        #: cards pulled when NEXT last lit up, and when: a card pulled since means
+        #: the next deal has begun and the lamp is stale (text and lamps reach the
+        #: panel as separate commands, the lamps a poll or two later)
+        self._next_lit: tuple[int, float] | None = None
+
+    def _dealer_panel_changed(self, panel: Panel) -> None:
+        lit = Button.NEXT in panel.lit_buttons()
+        if not lit:
+            self._next_lit = None
+        elif self._next_lit is None:
+            self._next_lit = (self.pulled, self.rig.clock.now())
+        self._wake.set()
+
+    def _next_is_stale(self) -> bool:
+        """NEXT still lit from before a card this dealer has since pulled: the
+        table is dealing already.  (After a while a dealer believes the lamp:
+        e.g. a card forced out during the settlement.)"""
+        if self._next_lit is None:
+            return False
+        pulled, since = self._next_lit
+        return self.pulled != pulled and self.rig.clock.now() - since < STALE_NEXT
 
     def _count(self, what: str) -> None:
         self.stats[what] = self.stats.get(what, 0) + 1
@@ -599,7 +624,8 @@ class SimDealer:
         shoe.listeners.append(self._poke)
         dealer_panel = self.rig.panels.dealer
         if dealer_panel is not None:
-            dealer_panel.listeners.append(self._poke)
+            dealer_panel.listeners.append(self._dealer_panel_changed)
+            self._dealer_panel_changed(dealer_panel)
         try:
             while True:
                 locked = shoe.gate_locked
@@ -625,7 +651,7 @@ class SimDealer:
         finally:
             shoe.listeners.remove(self._poke)
             if dealer_panel is not None:
-                dealer_panel.listeners.remove(self._poke)
+                dealer_panel.listeners.remove(self._dealer_panel_changed)
 
     def _snapshot(self) -> dict[str, Any]:
         if self.view is None:
@@ -654,6 +680,7 @@ class SimDealer:
             panel is None
             or panel.version == self._next_pressed_at
             or Button.NEXT not in panel.lit_buttons()
+            or self._next_is_stale()
         ):
             return False
         if self.rig.world.on_table:

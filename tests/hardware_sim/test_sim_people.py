@@ -111,3 +111,36 @@ def test_a_refusal_over_the_amount_is_cleared_with_a_step_the_table_allows() -> 
     assert shown_amount("Dan\nStake 12.5: max") == ("stake", Fraction(25, 2))
     assert _reveal_step("Dan\nWait: Ann's turn", 3, [up]) == down
     assert _reveal_step("Dan\nWait: Ann's turn", 3, [down]) == up
+
+
+def test_the_dealer_does_not_gather_under_a_next_lamp_left_from_before_a_pull() -> None:
+    """Text and lamps reach a panel as separate commands: after NEXT the table
+    starts the deal and opens the gate, the dealer pulls the first card, and
+    the dealer panel's new text can arrive while NEXT is still lit.  Gathering
+    then would put the card just pulled back into the shoe."""
+    from firmware_bridge.wire import Button, button_light
+    from hardware_sim.people import SimDealer
+
+    with SimRig({"Ann": 1}, camera=None) as rig:
+        dealer = SimDealer(rig)
+        panel = rig.panels.dealer
+        assert panel is not None
+
+        def deal_over() -> None:
+            panel.listeners.append(dealer._dealer_panel_changed)
+            panel.set_lights(button_light(Button.NEXT))
+            rig.world.place("AS", seat="Ann")
+
+        rig.call(deal_over)
+        assert rig.call(dealer._between_deals)  # the deal is over: gather
+
+        def next_deal_under_way() -> None:
+            dealer.pulled += 1  # the first card of the next deal, before the lamp went out
+            panel.set_text("Card down to\nAnn H1")
+
+        rig.call(next_deal_under_way)
+        assert not rig.call(dealer._between_deals)
+        rig.call(lambda: panel.set_lights(0))
+        assert not rig.call(dealer._between_deals)
+        rig.call(lambda: panel.set_lights(button_light(Button.NEXT)))  # the next deal is over
+        assert rig.call(dealer._between_deals)
