@@ -102,6 +102,10 @@ class CrashReport:
         }
 
 
+#: where a game that failed (not killed) leaves its whole stderr
+FAILURES = Path("crash-failures")
+
+
 def _command(scenario: Path, journal: Path, faults: str, recover: bool = False) -> list[str]:
     cmd = [sys.executable, "-m", "controller.cli", "sim", "--scenario", str(scenario), "--json",
            "--compact", "--journal", str(journal), "--faults", faults]
@@ -171,7 +175,13 @@ def kill_game(
         if done >= kills or proc.poll() is not None:
             code, out, err = _finish(proc)
             if code != 0:
-                report.errors.append(f"{label}: exit {code}: {err.strip()[-300:]}")
+                # the error's own line in full (it names the action and what the
+                # panel showed), the whole stderr kept beside the journal
+                FAILURES.mkdir(exist_ok=True)
+                kept = FAILURES / f"{label}-{int(time.time())}.stderr"
+                kept.write_text(err)
+                last = err.strip().splitlines()[-1] if err.strip() else ""
+                report.errors.append(f"{label}: exit {code}: {last[:600]} (stderr: {kept})")
                 return
             result = json.loads(out)
             if result == expected:

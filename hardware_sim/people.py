@@ -286,7 +286,10 @@ async def perform_on_panel(
                     f"{person} could not make {action} on the panel (lamps "
                     f"{sorted(b.name for b in panel.lit_buttons())}, text {panel.text!r})"
                 )
-            await wait_for_prompt(panel, ready, max(deadline - loop.time(), 0.0))
+            try:
+                await wait_for_prompt(panel, ready, max(deadline - loop.time(), 0.0))
+            except TimeoutError as exc:
+                raise TimeoutError(f"{person} could not make {action}: {exc}") from None
             if watch.troubled:
                 # Back from offline or a pause: let the host refresh the panel and
                 # deliver what it kept before believing what it shows.
