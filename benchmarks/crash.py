@@ -175,13 +175,7 @@ def kill_game(
         if done >= kills or proc.poll() is not None:
             code, out, err = _finish(proc)
             if code != 0:
-                # the error's own line in full (it names the action and what the
-                # panel showed), the whole stderr kept beside the journal
-                FAILURES.mkdir(exist_ok=True)
-                kept = FAILURES / f"{label}-{int(time.time())}.stderr"
-                kept.write_text(err)
-                last = err.strip().splitlines()[-1] if err.strip() else ""
-                report.errors.append(f"{label}: exit {code}: {last[:600]} (stderr: {kept})")
+                report.errors.append(f"{label}: exit {code}: {_keep(label, err)}")
                 return
             result = json.loads(out)
             if result == expected:
@@ -206,6 +200,16 @@ def kill_game(
         else:
             _kill(proc)
     report.errors.append(f"{label}: never finished after {done} kills")
+
+
+def _keep(label: str, err: str) -> str:
+    """A failed run's error line in full (it names the action and what the panel
+    showed), with its whole stderr kept in ``FAILURES`` for the story before it."""
+    FAILURES.mkdir(exist_ok=True)
+    kept = FAILURES / f"{label}-{time.time():.3f}.stderr"
+    kept.write_text(err)
+    last = err.strip().splitlines()[-1] if err.strip() else ""
+    return f"{last[:600]} (stderr: {kept})"
 
 
 def _copy_unsynced(journal: Path, to: Path) -> None:
@@ -245,7 +249,7 @@ def power_cut_game(
             continue
         if code != 1 or len(err.strip().splitlines()) != 1:
             report.power_cuts["wrong"] += 1
-            report.errors.append(f"{copy.name}: exit {code}: {err.strip()[-300:]}")
+            report.errors.append(f"{copy.name}: exit {code}: {_keep(copy.stem, err)}")
             continue
         report.power_cuts["refused_clearly"] += 1
         report.refusal_examples.append(err.strip())
@@ -254,7 +258,8 @@ def power_cut_game(
             report.power_cuts["recovered_equal"] += 1
         else:
             report.power_cuts["wrong"] += 1
-            report.errors.append(f"{copy.name} --recover: exit {code}: {err.strip()[-300:]}")
+            report.errors.append(f"{copy.name} --recover: exit {code}: "
+                                 f"{_keep(copy.stem + '-recover', err)}")
 
 
 DAMAGES = ("truncate", "flip_byte", "edit_row", "delete_last_row", "garbage_file")
@@ -295,7 +300,7 @@ def damage_game(
     good = workdir / f"{scenario.stem}-good.sqlite"
     code, out, err = _finish(_start(_command(scenario, good, "none")))
     if code != 0 or json.loads(out) != expected:
-        report.errors.append(f"{scenario.stem}: the undamaged run failed: {err[-300:]}")
+        report.errors.append(f"{scenario.stem}: the undamaged run failed: {_keep(good.stem, err)}")
         return
     db = sqlite3.connect(good)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -314,7 +319,7 @@ def damage_game(
             report.refusal_examples.append(lines[0])
         else:
             outcome = "unclear"
-            report.errors.append(f"{how}: exit {code}: {err.strip()[-400:]}")
+            report.errors.append(f"{how}: exit {code}: {_keep(bad.stem, err)}")
         report.damage[outcome] += 1
         report.damage[f"{how}:{outcome}"] += 1
 

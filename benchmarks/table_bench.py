@@ -219,7 +219,7 @@ class _StubCamera:
         self.frames_grabbed += 1
         return self.card
 
-    def read(self, frame: Any) -> Any:
+    def read(self, frame: Any, *, look_at: Any = None) -> Any:
         time.sleep(self.seconds)
         return self.reading(frame, 1.0)
 

@@ -93,7 +93,10 @@ class JournalledShoe:
         if not locked:
             await self._link_up_seen.wait()  # the driver would wait for the link anyway
             try:
-                await asyncio.wait_for(self._caught_up.wait(), self.catch_up_timeout)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a
+                # cancellation that lands as the wait ends (tests/controller/test_ctrl_cancel.py)
+                async with asyncio.timeout(self.catch_up_timeout):
+                    await self._caught_up.wait()
             except TimeoutError:
                 log.warning("shoe: resent events still missing; opening the gate anyway")
             if self._core.gate_locked():

@@ -341,7 +341,8 @@ def create_app(
     async def ws_dealer(websocket: WebSocket) -> None:
         await websocket.accept()
         try:
-            first = await asyncio.wait_for(websocket.receive_text(), AUTH_TIMEOUT_S)
+            async with asyncio.timeout(AUTH_TIMEOUT_S):
+                first = await websocket.receive_text()
             given = json.loads(first).get("token")
         except (TimeoutError, WebSocketDisconnect, ValueError, AttributeError):
             given = None

@@ -131,7 +131,8 @@ async def _changed(panel: Panel, timeout: float) -> None:
 
     panel.listeners.append(_set)
     try:
-        await asyncio.wait_for(event.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await event.wait()
     finally:
         panel.listeners.remove(_set)
 
@@ -201,7 +202,8 @@ class _Watch:
         """Wait for the next change of the panel; False on timeout."""
         self._event.clear()
         try:
-            await asyncio.wait_for(self._event.wait(), max(timeout, 0.0))
+            async with asyncio.timeout(max(timeout, 0.0)):
+                await self._event.wait()
         except TimeoutError:
             return False
         return True
@@ -646,7 +648,8 @@ class SimDealer:
                 # an impatient dealer keeps reaching for the shoe; a patient one waits
                 patience = 0.2 if self.mistakes.draw_while_locked else 3.0
                 try:
-                    await asyncio.wait_for(self._wake.wait(), patience)
+                    async with asyncio.timeout(patience):
+                        await self._wake.wait()
                 except TimeoutError:
                     if not shoe.gate_locked:
                         # The lamp stayed green a long while: the table wants another card.

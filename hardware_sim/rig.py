@@ -274,7 +274,8 @@ class SimRig:
 
         assert self.bg is not None, "start the rig first"
         future = self.bg.submit(perform_on_panel(self, person, action))
-        await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        async with asyncio.timeout(timeout):
+            await asyncio.wrap_future(future)
 
     def start_dealer(self, **kwargs: Any) -> Any:
         from hardware_sim.people import SimDealer

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import FOREIGN
-from vision.detect import find_card
+from vision.detect import Quad, find_card
 from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import IndexGlyphs, corner_patch, corner_patches, read_patch
 from vision.profile import (
@@ -64,6 +64,9 @@ class Reading:
     #: how many index corners were read
     corners: int = 0
     ms: float = 0.0
+    #: where the card lay (full-frame corners) when a card was read: where to look
+    #: first in the next frame of the same card (``Recognizer.read(look_at=...)``)
+    quad: Quad | None = field(default=None, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
@@ -276,14 +279,22 @@ class Recognizer:
             self._ink = (colours, table)
         return table
 
-    def read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+    def read(self, frame: npt.NDArray[np.uint8], *, look_at: Quad | None = None) -> Reading:
+        """Read the card in ``frame``.
+
+        ``look_at``: read the index corners of a card lying there (the ``quad`` of
+        the previous frame's reading) instead of finding the card's outline
+        first.  Only the search is skipped: the corners are read from this
+        frame's own pixels and must name a card on their own, so a moved or
+        swapped card reads as unsure or as another card, never as the old one.
+        """
         start = time.perf_counter()
-        reading = self._read(frame)
+        reading = self._read(frame, look_at)
         ms = (time.perf_counter() - start) * 1000
         return Reading(reading.card, reading.confidence, reading.reason, reading.guess,
-                       reading.corners, ms)
+                       reading.corners, ms, reading.quad)
 
-    def _read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+    def _read(self, frame: npt.NDArray[np.uint8], look_at: Quad | None = None) -> Reading:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             return Reading(None, 0.0, "not a colour image")
         # One BGRA copy serves detection and both corner warps: OpenCV resizes and
@@ -292,11 +303,18 @@ class Recognizer:
         src = frame
         if frame.dtype == np.uint8:
             src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
-        det = find_card(src)
-        if det is None:
-            return Reading(None, 0.0, "no card in view")
-        quad = det.quad
-        return self.decide(read_patch(corner_patch(src, quad, k)) for k in range(2))
+        if look_at is None:
+            det = find_card(src)
+            if det is None:
+                return Reading(None, 0.0, "no card in view")
+            quad = det.quad
+        else:
+            quad = np.asarray(look_at, np.float32).reshape(4, 2)
+        reading = self.decide(read_patch(corner_patch(src, quad, k)) for k in range(2))
+        if reading.card is None:
+            return reading
+        return Reading(reading.card, reading.confidence, reading.reason, reading.guess,
+                       reading.corners, quad=quad)
 
     def decide(self, corners: Iterable[IndexGlyphs | None]) -> Reading:
         """The reading from a card's index corners, taken lazily in order (None: a

@@ -67,3 +67,63 @@ def test_a_camera_that_never_sees_the_card_gives_up_after_max_grabs() -> None:
     assert card is None and why
     assert cam.grabs == 12  # Table's max_grabs, not one more
     assert cam.camera.pending_faults == 8
+
+
+class CountingRecognizer(Recognizer):
+    """The real recogniser, noting for each read whether it searched the frame
+    for the card's outline or looked where the last frame's card lay."""
+
+    def __init__(self) -> None:
+        super().__init__(deck_profile("builtin"))
+        self.calls: list[tuple[str, str | None]] = []
+
+    def read(self, frame: Any, *, look_at: Any = None) -> Any:
+        reading = super().read(frame, look_at=look_at)
+        self.calls.append(("look" if look_at is not None else "search", reading.card))
+        return reading
+
+
+class SwappingCamera(CountingCamera):
+    """After ``after`` grabs another card lies under the camera (a new shot)."""
+
+    def __init__(self, camera: SimCamera, after: int, swap_to: str) -> None:
+        super().__init__(camera)
+        self.after, self.swap_to = after, swap_to
+
+    def grab(self) -> Any:
+        if self.grabs == self.after:
+            self.camera.show(self.swap_to)
+        return super().grab()
+
+
+def _read_with(camera: CountingCamera, recognizer: Recognizer, show: str) -> tuple[
+    str | None, str
+]:
+    async def run() -> tuple[str | None, str]:
+        table = Table(new_core(HOUSE), camera=camera, recognizer=recognizer, frames=3)
+        table._grabber = None  # grab in order on this thread: the swap lands on frame 2
+        camera.camera.show(show)
+        return await table._read_card()
+
+    return asyncio.run(run())
+
+
+def test_a_card_at_rest_is_read_where_it_lay_after_the_first_frame() -> None:
+    cam = CountingCamera(SimCamera("builtin", preset="normal", seed=7))
+    rec = CountingRecognizer()
+    assert _read_with(cam, rec, "9D") == ("9D", "")
+    assert rec.calls == [("search", "9D"), ("look", "9D"), ("look", "9D")]
+
+
+def test_a_card_swapped_between_frames_is_searched_for_and_read_afresh() -> None:
+    """The second frame shows another card somewhere else: looking where the
+    first lay names nothing, so that frame is searched from scratch, the
+    streak starts again, and the table gets the card that stays."""
+    cam = SwappingCamera(SimCamera("builtin", preset="normal", seed=8), after=1, swap_to="KS")
+    rec = CountingRecognizer()
+    assert _read_with(cam, rec, "4H") == ("KS", "")
+    assert rec.calls[0] == ("search", "4H")
+    assert rec.calls[1][0] == "look" and rec.calls[1][1] != "4H"
+    assert rec.calls[2] == ("search", "KS")
+    assert rec.calls[3:] == [("look", "KS"), ("look", "KS")]
+    assert cam.grabs == 4

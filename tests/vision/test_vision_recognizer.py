@@ -133,3 +133,35 @@ def test_held_out_gnome_design_with_its_own_profile(tmp_path) -> None:  # type: 
         assert r.card in (None, code), (code, r)
         right += r.card == code
     assert right >= 48
+
+
+def test_looking_where_the_card_lay_reads_the_same_and_never_names_another(
+    deck_recognizer,  # type: ignore[no-untyped-def]
+) -> None:
+    """``read(look_at=quad)``: at rest, the same card as a full read of that frame;
+    at the place where the *previous* card lay (it moved, another came), no card
+    at all or, where the two happen to overlap, the card that is really there."""
+    from hardware_sim.camera import SimCamera
+
+    cam = SimCamera("builtin", preset="normal", seed=21)
+    previous = None
+    looked_elsewhere = 0
+    for i in range(60):
+        code = CARD_CODES[(i * 7) % 52]
+        cam.show(code)
+        first, second = cam.grab(), cam.grab()
+        full = deck_recognizer.read(first)
+        assert full.card in (None, code)
+        if full.card is None:
+            continue
+        assert full.quad is not None and full.quad.shape == (4, 2)
+        at_rest = deck_recognizer.read(second, look_at=full.quad)
+        assert at_rest.card == deck_recognizer.read(second).card, code
+        if previous is not None:
+            moved = deck_recognizer.read(first, look_at=previous)
+            assert moved.card in (None, code), (code, moved)
+            looked_elsewhere += 1
+        previous = full.quad
+    assert looked_elsewhere >= 50
+    unsure = deck_recognizer.read(np.zeros((480, 640, 3), np.uint8), look_at=previous)
+    assert unsure.card is None and unsure.quad is None
