@@ -236,10 +236,31 @@ class ScenarioRun:
             return
         else:
             person = _person(action, state)
-            await asyncio.to_thread(self.rig.perform, person, action)
+            try:
+                await asyncio.to_thread(self.rig.perform, person, action)
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc}; {self._table_side(person, action)}") from None
             return
         if not result.ok:
             raise ScenarioError(result.message)
+
+
+    def _table_side(self, person: str, action: Action) -> str:
+        """What the table wanted while ``person`` waited in vain: was the prompt
+        never asked for, asked for but not sent, or sent but not shown?"""
+        core = self.core
+        address = core.addresses.get(person)
+        pusher = self.table._pushers.get(f"panel {address}")
+        bus = self.table.bus
+        link = None if address is None or bus is None else bus.seats.get(address)
+        session = getattr(link, "session", None)
+        return (
+            f"the table: {core.phase()}, running {core.machine.running}, "
+            f"holds {sorted(core.machine.holds)}, in flight {list(core.in_flight)}, "
+            f"{action} legal {core.is_legal(action)}, panel {address} wanted "
+            f"{getattr(pusher, 'wanted', None)!r}, sent {getattr(pusher, 'sent', None)!r}, "
+            f"link {getattr(getattr(session, 'state', None), 'name', None)}"
+        )
 
 
 def _person(action: Action, state: GameState) -> str:

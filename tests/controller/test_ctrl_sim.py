@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from ctrl_drive import OWN_SCENARIOS, SCENARIOS, expected
 
-from controller.rules import CardNeed, DecisionNeed
+from controller.rules import CardNeed, Decide, DecisionNeed
 from controller.scenario import ScenarioError
 from controller.simulate import ScenarioRun, play_scenario
 
@@ -117,6 +117,32 @@ def test_misdeal_a_card_pulled_past_the_gate_is_put_back() -> None:
     hook = Once(_deciding, force)
     assert play(HOUSE, hook=hook) == expected(HOUSE)
     assert hook.done and hook.run.core.counters["misdeals"] == 1
+
+
+def test_a_person_who_waits_in_vain_is_told_what_the_table_wanted() -> None:
+    """A person's prompt timeout names, besides the panel, the table's side: its
+    phase, whether the action is legal, and the view the table wants on that
+    panel and last sent there (a prompt never asked for, or never delivered)."""
+    told: list[str] = []
+
+    async def look(run: ScenarioRun) -> None:
+        need = run.core.need()
+        assert isinstance(need, DecisionNeed)
+        for _ in range(200):  # the panel is refreshed on the next loop turns
+            await asyncio.sleep(0.01)
+            pusher = run.table._pushers[f"panel {run.core.addresses[need.player]}"]
+            if pusher.sent == pusher.wanted:
+                break
+        action = next(d for d in (Decide(need.player, w) for w in need.words)
+                      if run.core.is_legal(d))
+        told.append(run._table_side(need.player, action))
+
+    hook = Once(_deciding, look)
+    assert play(HOUSE, hook=hook) == expected(HOUSE)
+    (line,) = told
+    assert "the table: player_turn, running True" in line
+    assert "legal True" in line and "link UP" in line
+    assert "Your turn" in line or "? BUY" in line  # the prompt, wanted and sent
 
 
 def test_unsure_card_is_confirmed_by_the_dealer_not_guessed() -> None:
