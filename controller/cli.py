@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
@@ -45,6 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_usage())
         return 0
     name, rest = args[0], args[1:]
+    if hasattr(signal, "SIGUSR1"):
+        # A table answers SIGUSR1 with its state (controller.diagnostics) once it
+        # runs; until then the signal must not end the process, its default.
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     if name not in COMMANDS:
         print(f"pontoon-table: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.core import GameSetup, TableCore
+from controller.diagnostics import install_state_dump
 from controller.journal import Journal
 from controller.rules import (
     Action,
@@ -322,6 +323,7 @@ async def play_scenario(
                 recognizer=Recognizer(camera_profile(rig.camera)), frames=frames,
             )
             async with table:
+                install_state_dump(table)
                 run = ScenarioRun(scenario, table, rig, script, seen, hook)
                 try:
                     return await run.run()

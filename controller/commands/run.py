@@ -37,6 +37,7 @@ from typing import Any
 
 from controller.config import ConfigError, TableConfig, load_config
 from controller.core import GameSetup, TableCore
+from controller.diagnostics import install_state_dump
 from controller.journal import Journal, JournalBroken, JournalError
 from controller.rules import IllegalAction
 from controller.shoe_feed import JournalledShoe, shoe_resume
@@ -213,6 +214,7 @@ async def _serve(config: TableConfig, core: TableCore, camera: Any, recognizer: 
         table = Table(core, shoe=journalled, bus=bus, camera=camera, recognizer=recognizer,
                       frames=config.camera.frames)
         async with table:
+            install_state_dump(table)
             app = create_app(table, token=config.display.token, title=config.name)
             host, port = config.display.host, config.display.port
             print(f"{config.name}: dealer display on http://{host}:{port}/dealer", flush=True)

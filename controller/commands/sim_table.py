@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from controller.core import GameSetup, TableCore
+from controller.diagnostics import install_state_dump
 from controller.journal import Journal
 from controller.shoe_feed import JournalledShoe
 from controller.table import Table
@@ -53,6 +54,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
             table = Table(core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=rig.camera,
                           recognizer=Recognizer(camera_profile(rig.camera)))
             async with table:
+                install_state_dump(table)
                 rig.start_dealer(view=table.snapshot, press_next=True, pace=1.5)
                 rig.start_bots(
                     {name: STRATEGIES[i % len(STRATEGIES)] for i, name in enumerate(players)}
