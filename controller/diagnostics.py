@@ -34,9 +34,9 @@ def state_report(table: Table) -> str:
               f"holds {holds}, in flight {list(core.in_flight)}, "
               f"gate locked {core.gate_locked()}, journal head {core.journal.head}\n")
     out.write(f"  next: {core.snapshot()['next']}\n")
-    for name, pusher in sorted(table._pushers.items()):
-        state = "sent" if pusher.sent == pusher.wanted else "NOT SENT"
-        out.write(f"  {name}: wanted {pusher.wanted!r} ({state}; last sent {pusher.sent!r})\n")
+    for name, (wanted, sent) in sorted(table.pushed().items()):
+        state = "sent" if sent == wanted else "NOT SENT"
+        out.write(f"  {name}: wanted {wanted!r} ({state}; last sent {sent!r})\n")
     for task in sorted(asyncio.all_tasks(), key=lambda t: t.get_name()):
         state = "cancelling" if task.cancelling() else "pending"
         out.write(f"task {task.get_name()} ({state}):\n")

@@ -251,7 +251,7 @@ class ScenarioRun:
         never asked for, asked for but not sent, or sent but not shown?"""
         core = self.core
         address = core.addresses.get(person)
-        pusher = self.table._pushers.get(f"panel {address}")
+        wanted, sent = self.table.pushed().get(f"panel {address}", (None, None))
         bus = self.table.bus
         link = None if address is None or bus is None else bus.seats.get(address)
         session = getattr(link, "session", None)
@@ -259,7 +259,7 @@ class ScenarioRun:
             f"the table: {core.phase()}, running {core.machine.running}, "
             f"holds {sorted(core.machine.holds)}, in flight {list(core.in_flight)}, "
             f"{action} legal {core.is_legal(action)}, panel {address} wanted "
-            f"{getattr(pusher, 'wanted', None)!r}, sent {getattr(pusher, 'sent', None)!r}, "
+            f"{wanted!r}, sent {sent!r}, "
             f"link {getattr(getattr(session, 'state', None), 'name', None)}"
         )
 

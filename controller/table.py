@@ -203,6 +203,11 @@ class Table:
         self.publisher.publish(self.core.snapshot(outputs))
         self._notify()
 
+    def pushed(self) -> dict[str, tuple[Any, Any]]:
+        """Per device output ("gate", "shoe_lights", "panel N"): the value the table
+        wants there and the last one sent (equal once delivered); for diagnostics."""
+        return {name: (p.wanted, p.sent) for name, p in self._pushers.items()}
+
     def _refresh_soon(self) -> None:
         """One refresh for every event handled in this turn of the loop.
 

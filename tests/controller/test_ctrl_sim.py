@@ -130,8 +130,8 @@ def test_a_person_who_waits_in_vain_is_told_what_the_table_wanted() -> None:
         assert isinstance(need, DecisionNeed)
         for _ in range(200):  # the panel is refreshed on the next loop turns
             await asyncio.sleep(0.01)
-            pusher = run.table._pushers[f"panel {run.core.addresses[need.player]}"]
-            if pusher.sent == pusher.wanted:
+            wanted, sent = run.table.pushed()[f"panel {run.core.addresses[need.player]}"]
+            if sent == wanted:
                 break
         action = next(d for d in (Decide(need.player, w) for w in need.words)
                       if run.core.is_legal(d))
