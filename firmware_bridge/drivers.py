@@ -43,6 +43,7 @@ from firmware_bridge.transport import SerialTransport
 from firmware_bridge.wire import (
     ADDRESS_DEALER,
     ADDRESS_DIRECT,
+    Button,
     Command,
     DeviceKind,
     Dispense,
@@ -53,10 +54,17 @@ from firmware_bridge.wire import (
     SetGate,
     SetLights,
     SetText,
+    button_light,
     check_text,
 )
 
 log = logging.getLogger(__name__)
+
+#: how long the host lets an acknowledgement owed to the shoe wait for a
+#: command to carry it (docs/protocol.md section 5.1): the shoe's results and
+#: card-outs come just before the host's next command nearly every time, so
+#: most of them need no ACK frame of their own; far below the 50 ms timeout
+HOST_ACK_DELAY = 0.02
 
 DEFAULT_BAUD = 115200
 RECONNECT_MIN = 0.1
@@ -244,12 +252,16 @@ class _BusRunner(_PortRunner):
     """The host as RS-485 master: polls each panel in turn (docs/protocol.md section 8).
 
     Each address has its own poll schedule.  An address with something to
-    carry (a command, a retransmission, an ack owed, a handshake) gets its turn
-    at once; one that carried something lately (a lamp just lit: its person
-    may answer) is polled every ``hot_poll`` for ``linger``; a quiet one every
-    ``cycle_min``, or every ``dark_poll`` while none of its button lamps is lit
-    (nobody is asked anything there, so a press can only be refused, a little
-    later).  Polling the whole bus back to back instead costs a frame pair per
+    carry (a command, a retransmission, a handshake) gets its turn at once; so
+    does an ack owed to a panel that asks its person something (its reply
+    may be the answer).  One that carried something lately (a lamp just lit:
+    its person may answer) is polled every ``hot_poll`` for ``linger``; a
+    quiet one every ``cycle_min``.  A panel that asks nothing (no button lamp
+    lit but PAUSE, which is always offered) is polled every ``dark_poll``,
+    and an ack owed to it rides on its next frame: a press there can only be
+    refused or pause the table, which can wait that long, and a panel whose
+    text changes with every card then costs one frame pair per change, not
+    two.  Polling the whole bus back to back instead costs a frame pair per
     address per loop turn and nearly all of the host's CPU.
     """
 
@@ -301,9 +313,11 @@ class _BusRunner(_PortRunner):
 
     @staticmethod
     def _urgent(session: HostSession) -> bool:
-        """Something to carry now: a command or retransmission, an ack, a handshake."""
+        """Something to carry now: a command or retransmission, a handshake, or
+        an ack owed to a panel that asks its person something."""
         link = session.link
-        return not session.is_up or link.ack_owed or not link.idle
+        return (not session.is_up or not link.idle
+                or (link.ack_owed and _asks_something(session)))
 
     async def serve(self) -> None:
         """Give each address its turn when it is due (see the class docstring);
@@ -321,10 +335,10 @@ class _BusRunner(_PortRunner):
                 now = time.monotonic()
                 if turn:
                     hot[address] = now + self.linger
-                if now < hot.get(address, 0.0):
-                    interval = self.hot_poll
-                elif _lamps_dark(session):
+                if not _asks_something(session):
                     interval = self.dark_poll
+                elif now < hot.get(address, 0.0):
+                    interval = self.hot_poll
                 else:
                     interval = self.cycle_min
                 due[address] = now + interval
@@ -362,14 +376,16 @@ class _BusRunner(_PortRunner):
         return busy or link.ack_owed or not link.idle
 
 
-#: the lamps under the buttons (bits 0-14); the status lamps are above them
-_BUTTON_LAMPS = (1 << 15) - 1
+#: the lamps under the buttons (bits 0-14) but PAUSE's, which a dealer panel
+#: always offers; the status lamps are above them
+_ASKING_LAMPS = ((1 << 15) - 1) & ~button_light(Button.PAUSE)
 
 
-def _lamps_dark(session: HostSession) -> bool:
-    """No button lamp is lit on this panel (as the host last asked)."""
+def _asks_something(session: HostSession) -> bool:
+    """A button lamp other than PAUSE is lit on this panel (as the host last
+    asked): its person is asked to answer, and may at once."""
     wanted = session.wanted(MsgType.SET_LIGHTS)
-    return not isinstance(wanted, SetLights) or not wanted.mask & _BUTTON_LAMPS
+    return isinstance(wanted, SetLights) and bool(wanted.mask & _ASKING_LAMPS)
 
 
 def _settle(reply: asyncio.Future[bool], timed_out: bool) -> None:
@@ -431,7 +447,8 @@ class Shoe(_Device):
         config: LinkConfig | None = None,
     ) -> _DeviceContext[Shoe]:
         session = HostSession(
-            ADDRESS_DIRECT, DeviceKind.SHOE, config or LinkConfig(), resume=resume, name="shoe"
+            ADDRESS_DIRECT, DeviceKind.SHOE, config or LinkConfig(ack_delay=HOST_ACK_DELAY),
+            resume=resume, name="shoe",
         )
         endpoint = _Endpoint(session)
         runner = _DirectRunner(url, baudrate, endpoint)

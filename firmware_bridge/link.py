@@ -41,6 +41,10 @@ class LinkConfig:
     host_silence: float = 1.5
     device_silence: float = 2.0
     hello_max_interval: float = 1.0
+    #: stream mode: how long an acknowledgement owed may wait for a frame of our
+    #: own to carry it before it goes alone in an ACK (0: at once; see
+    #: docs/protocol.md section 5.1); well below ``rto_initial``
+    ack_delay: float = 0.0
 
 
 @dataclass(slots=True)
@@ -105,6 +109,9 @@ class Link:
         self._out = bytearray()
         self._held: dict[int, tuple[Header, bytes]] = {}
         self.ack_owed = False
+        #: when the oldest frame not yet acknowledged arrived, and how many since
+        self._ack_owed_at = 0.0
+        self._owed_frames = 0
         self._silent_timeouts = 0
         #: why the link gave up, once it has; the owner resets it
         self.failure: str | None = None
@@ -119,6 +126,7 @@ class Link:
         self._unacked.clear()
         self._held.clear()
         self.ack_owed = False
+        self._owed_frames = 0
         self._silent_timeouts = 0
         self.failure = None
 
@@ -155,6 +163,7 @@ class Link:
         self.counters.frames_sent += 1
         self.counters.bytes_sent += len(data)
         self.ack_owed = False
+        self._owed_frames = 0
         return data
 
     def control(self, mtype: int, body: bytes = b"") -> bytes:
@@ -178,22 +187,38 @@ class Link:
         return self._frame(item.type, item.body, item.seq)
 
     def flush(self, now: float) -> None:
-        """Stream mode: send what the window allows, or an ACK if one is owed."""
+        """Stream mode: send what the window allows, or an ACK if one is owed
+        and due (see :meth:`_ack_due`)."""
         while self._queue and len(self._unacked) < self.window:
             item = self._queue.popleft()
             self._unacked.append(item)
             self._out += self._send(item, now)
-        if self.ack_owed:
+        if self.ack_owed and self._ack_due(now):
             self._out += self.control(MsgType.ACK)
+
+    def _ack_due(self, now: float) -> bool:
+        """An acknowledgement owed goes alone once it has waited ``ack_delay``
+        for a frame of ours to carry it, or at once when the peer may be
+        about to fill its window (``window - 1`` frames unacknowledged)."""
+        delay = self.config.ack_delay
+        return (delay <= 0 or now >= self._ack_owed_at + delay
+                or self._owed_frames >= self.config.window - 1)
 
     def rto(self) -> float:
         rto: float = self.config.rto_initial * (2.0**self._silent_timeouts)
         return min(rto, self.config.rto_max)
 
     def next_deadline(self) -> float | None:
-        if self.polled or not self._unacked:
+        """Stream mode: when :meth:`tick` or :meth:`flush` next has something to
+        do without input (a retransmission, a delayed ACK), or None."""
+        if self.polled:
             return None
-        return self._unacked[0].sent_at + self.rto()
+        times = []
+        if self._unacked:
+            times.append(self._unacked[0].sent_at + self.rto())
+        if self.ack_owed and self.config.ack_delay > 0:
+            times.append(self._ack_owed_at + self.config.ack_delay)
+        return min(times, default=None)
 
     def tick(self, now: float) -> None:
         """Stream mode: retransmit the window (go-back-N) when its timer expires."""
@@ -244,7 +269,10 @@ class Link:
             self._maybe_fast_retransmit(now)
         if not header.sequenced:
             return [(header, body)]
+        if not self.ack_owed:
+            self._ack_owed_at = now
         self.ack_owed = True
+        self._owed_frames += 1
         ahead = (header.seq - self.expected) & 0xFF
         if ahead == 0:
             self._held.pop(header.seq, None)  # a retransmission overtook a held copy

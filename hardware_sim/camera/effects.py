@@ -86,6 +86,31 @@ def table_texture(
     return u8(cv2.transform(img, np.diag(np.asarray(tint, np.float32))))
 
 
+def light_field(
+    shape: Size,
+    gain: float,
+    gradient: tuple[float, float],
+    white_balance: tuple[float, float, float],
+) -> Image:
+    """The per-pixel, per-channel gains of :func:`apply_lighting` over a frame of
+    ``shape`` (h, w), as uint8 in 1/128 steps: an all-uint8 multiply is several
+    times faster than a float one, and a 1/128 step in a smooth field is
+    invisible.  A camera whose light does not change can work it out once and
+    light any part of a frame with the same slice of it."""
+    h, w = shape
+    gx = np.linspace(-0.5, 0.5, w, dtype=np.float32) * gradient[0]
+    gy = np.linspace(-0.5, 0.5, h, dtype=np.float32) * gradient[1]
+    field = np.float32(gain) * (1 + gy[:, None] + gx[None, :])
+    return u8(cv2.merge(
+        [cv2.convertScaleAbs(field, alpha=128.0 * float(g)) for g in white_balance]
+    ))
+
+
+def light(img: Image, field: Image) -> Image:
+    """``img`` lit by ``field`` (from :func:`light_field`, the same size)."""
+    return u8(cv2.multiply(img, field, scale=1 / 128.0))
+
+
 def apply_lighting(
     img: Image,
     gain: float,
@@ -94,16 +119,7 @@ def apply_lighting(
 ) -> Image:
     """Overall exposure ``gain``, a linear light falloff ``gradient`` (relative
     change across the frame in x and y) and per-channel white balance."""
-    h, w = img.shape[:2]
-    gx = np.linspace(-0.5, 0.5, w, dtype=np.float32) * gradient[0]
-    gy = np.linspace(-0.5, 0.5, h, dtype=np.float32) * gradient[1]
-    field = np.float32(gain) * (1 + gy[:, None] + gx[None, :])
-    # gains as uint8 in 1/128 steps: an all-uint8 multiply is several times
-    # faster than a float one, and a 1/128 step in a smooth field is invisible
-    per_channel = cv2.merge(
-        [cv2.convertScaleAbs(field, alpha=128.0 * float(g)) for g in white_balance]
-    )
-    return u8(cv2.multiply(img, per_channel, scale=1 / 128.0))
+    return light(img, light_field(img.shape[:2], gain, gradient, white_balance))
 
 
 def add_glare(img: Image, center: tuple[float, float], radius: float, strength: float) -> None:
@@ -160,6 +176,14 @@ def gaussian_blur(img: Image, sigma: float) -> Image:
     if sigma < 0.3:
         return img
     return u8(cv2.GaussianBlur(img, (0, 0), sigma))
+
+
+def blur_reach(sigma: float) -> int:
+    """How far (px) :func:`gaussian_blur` of ``sigma`` carries a pixel: the
+    radius of OpenCV's kernel for 8-bit images (ksize = round(6 sigma + 1) | 1)."""
+    if sigma < 0.3:
+        return 0
+    return (round(sigma * 6 + 1) | 1) // 2
 
 
 def motion_blur(img: Image, length: float, angle_deg: float) -> Image:

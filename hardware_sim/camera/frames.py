@@ -31,6 +31,7 @@ glare), and the hard kinds ``glare``, ``finger``, ``blackout``,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,50 +297,123 @@ def sample_scene(
     )
 
 
-def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Image:
+#: what a camera's room fixes for every shot it takes: the table under it, the
+#: light over it, its focus, its sensor and its encoder
+ROOM_FIELDS = ("table", "table_variant", "table_mirror", "table_tint", "gain", "gradient",
+               "white_balance", "blur", "noise", "jpeg_quality")
+
+
+def in_room(scene: Scene, room: Scene) -> Scene:
+    """``scene`` as the camera of ``room`` sees it: the card, its shadow, glare
+    and fingers are the shot's own; the table, the light, focus, sensor noise
+    and JPEG quality are the room's.  (A covered lens keeps its own darkness.)"""
+    keep = ("gain", "noise") if scene.kind == "blackout" else ()
+    return dataclasses.replace(
+        scene, **{name: getattr(room, name) for name in ROOM_FIELDS if name not in keep}
+    )
+
+
+@dataclass(frozen=True)
+class Backdrop:
+    """A room's empty table, worked out once: the tinted cloth, the light field
+    over it, and the two together as the camera sees them (lit and blurred).
+    :func:`compose` then only works on the part of the frame around the card."""
+
+    room: Scene
+    table: Image
+    light: Image
+    image: Image
+
+    def fits(self, scene: Scene) -> bool:
+        """True when ``scene`` was shot in this room (and at its size)."""
+        return scene.size == self.room.size and all(
+            getattr(scene, name) == getattr(self.room, name) for name in ROOM_FIELDS
+        )
+
+
+def backdrop(room: Scene) -> Backdrop:
+    """The :class:`Backdrop` of ``room`` (a scene; only its room fields count)."""
+    w, h = room.size
+    table = effects.table_texture(room.table, (h, w), variant=room.table_variant,
+                                  mirror=room.table_mirror, tint=room.table_tint)
+    field = effects.light_field((h, w), room.gain, room.gradient, room.white_balance)
+    image = effects.gaussian_blur(effects.light(table, field), room.blur)
+    for array in (table, field, image):
+        array.setflags(write=False)
+    return Backdrop(room, table, field, image)
+
+
+def _card_box(scene: Scene) -> tuple[int, int, int, int]:
+    """The part of the frame the card and its shadow can touch (x0, y0, x1, y1)."""
+    assert scene.corners is not None
+    w, h = scene.size
+    pad = 16 + (abs(scene.shadow[0]) + abs(scene.shadow[1]) if scene.shadow else 0)
+    x0 = max(0, int(scene.corners[:, 0].min() - pad))
+    y0 = max(0, int(scene.corners[:, 1].min() - pad))
+    x1 = min(w, math.ceil(scene.corners[:, 0].max() + pad))
+    y1 = min(h, math.ceil(scene.corners[:, 1].max() + pad))
+    return x0, y0, x1, y1
+
+
+def _lay_card(
+    img: Image, origin: tuple[int, int], scene: Scene, face: Image, mask: Image | None
+) -> None:
+    """Lay ``face`` on ``img`` (in place) with its drop shadow; ``img`` holds
+    the frame from point ``origin`` on."""
+    assert scene.corners is not None
+    fh, fw = face.shape[:2]
+    if mask is None:
+        mask = np.full((fh, fw), 255, np.uint8)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    x0, y0, x1, y1 = _card_box(scene)
+    dst = scene.corners - np.array([x0, y0], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    rw, rh = x1 - x0, y1 - y0
+    # face and alpha warped together: one pass over the pixels, not two
+    blue, green, red, alpha = cv2.split(
+        cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
+                            flags=cv2.INTER_LINEAR)
+    )
+    card = cv2.merge([blue, green, red])
+    ox, oy = x0 - origin[0], y0 - origin[1]
+    roi = img[oy : oy + rh, ox : ox + rw]
+    if scene.shadow is not None:
+        dx, dy, dark = scene.shadow
+        shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        sh = cv2.warpAffine(alpha, shift, (rw, rh))
+        k = 2 * round(2 + abs(dy) * 0.6) + 1
+        sh = cv2.blur(cv2.blur(sh, (k, k)), (k, k))
+        # light left under the shadow, in 1/255 steps: 255 - darkness * shadow
+        lit = cv2.convertScaleAbs(sh, alpha=-dark, beta=255.0)
+        roi = u8(cv2.multiply(roi, cv2.merge([lit, lit, lit]), scale=1 / 255.0))
+    # alpha blend in integers (a 1/255 step is below the sensor noise)
+    a3 = cv2.merge([alpha, alpha, alpha])
+    img[oy : oy + rh, ox : ox + rw] = cv2.add(
+        cv2.multiply(card, a3, scale=1 / 255.0),
+        cv2.multiply(roi, cv2.bitwise_not(a3), scale=1 / 255.0),
+    )
+
+
+def compose(
+    scene: Scene, face: Image | None, mask: Image | None = None, backdrop: Backdrop | None = None
+) -> Image:
     """The noiseless frame of ``scene`` with ``face`` (BGR) laid on the table.
 
     ``mask`` is the face's alpha (255 on the card); by default the whole
-    rectangle is card.
+    rectangle is card.  With the ``backdrop`` of the scene's room, a card with
+    no finger, glare or motion blur is composed on the part of the frame it
+    touches (plus the blur's reach) and pasted into the ready backdrop: the
+    very pixels the whole frame would give, at a fraction of the cost.
     """
     w, h = scene.size
+    if (backdrop is not None and face is not None and scene.corners is not None
+            and not scene.fingers and not scene.glares and scene.motion is None
+            and backdrop.fits(scene)):
+        return _compose_on(backdrop, scene, face, mask)
     img = effects.table_texture(scene.table, (h, w), variant=scene.table_variant,
                                 mirror=scene.table_mirror, tint=scene.table_tint)
     if scene.corners is not None and face is not None:
-        fh, fw = face.shape[:2]
-        if mask is None:
-            mask = np.full((fh, fw), 255, np.uint8)
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-        pad = 16 + (abs(scene.shadow[0]) + abs(scene.shadow[1]) if scene.shadow else 0)
-        x0 = max(0, int(scene.corners[:, 0].min() - pad))
-        y0 = max(0, int(scene.corners[:, 1].min() - pad))
-        x1 = min(w, math.ceil(scene.corners[:, 0].max() + pad))
-        y1 = min(h, math.ceil(scene.corners[:, 1].max() + pad))
-        dst = scene.corners - np.array([x0, y0], np.float32)
-        m = cv2.getPerspectiveTransform(src, dst)
-        rw, rh = x1 - x0, y1 - y0
-        # face and alpha warped together: one pass over the pixels, not two
-        blue, green, red, alpha = cv2.split(
-            cv2.warpPerspective(cv2.merge([*cv2.split(face), mask]), m, (rw, rh),
-                                flags=cv2.INTER_LINEAR)
-        )
-        card = cv2.merge([blue, green, red])
-        roi = img[y0:y1, x0:x1]
-        if scene.shadow is not None:
-            dx, dy, dark = scene.shadow
-            shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-            sh = cv2.warpAffine(alpha, shift, (rw, rh))
-            k = 2 * round(2 + abs(dy) * 0.6) + 1
-            sh = cv2.blur(cv2.blur(sh, (k, k)), (k, k))
-            # light left under the shadow, in 1/255 steps: 255 - darkness * shadow
-            lit = cv2.convertScaleAbs(sh, alpha=-dark, beta=255.0)
-            roi = u8(cv2.multiply(roi, cv2.merge([lit, lit, lit]), scale=1 / 255.0))
-        # alpha blend in integers (a 1/255 step is below the sensor noise)
-        a3 = cv2.merge([alpha, alpha, alpha])
-        img[y0:y1, x0:x1] = cv2.add(
-            cv2.multiply(card, a3, scale=1 / 255.0),
-            cv2.multiply(roi, cv2.bitwise_not(a3), scale=1 / 255.0),
-        )
+        _lay_card(img, (0, 0), scene, face, mask)
     for f in scene.fingers:
         effects.draw_finger(img, f.tip, f.direction, f.width, f.skin)
     img = effects.apply_lighting(img, scene.gain, scene.gradient, scene.white_balance)
@@ -349,6 +423,45 @@ def compose(scene: Scene, face: Image | None, mask: Image | None = None) -> Imag
     if scene.motion is not None:
         img = effects.motion_blur(img, *scene.motion)
     return img
+
+
+def _compose_on(backdrop: Backdrop, scene: Scene, face: Image, mask: Image | None) -> Image:
+    """:func:`compose` around the card only.  Lighting is per pixel, and the blur
+    carries the card (and its shadow, cut at the card's box) no further than
+    its reach past the box: beyond that every pixel is the backdrop's.  So the
+    card is laid on the cloth in a window twice that reach wider than its box,
+    lit with the same slice of the light field and blurred, and the box grown
+    by one reach is pasted into the backdrop; the window's outer rim, which
+    the blur saw only in part, is left out (unless it is the frame's own edge,
+    blurred the same way in both)."""
+    w, h = scene.size
+    reach = effects.blur_reach(scene.blur)
+    x0, y0, x1, y1 = _card_box(scene)
+    wx0, wy0 = max(0, x0 - 2 * reach), max(0, y0 - 2 * reach)
+    wx1, wy1 = min(w, x1 + 2 * reach), min(h, y1 + 2 * reach)
+    window = backdrop.table[wy0:wy1, wx0:wx1].copy()
+    _lay_card(window, (wx0, wy0), scene, face, mask)
+    window = effects.gaussian_blur(
+        effects.light(window, backdrop.light[wy0:wy1, wx0:wx1]), scene.blur
+    )
+    px0, py0 = max(0, x0 - reach), max(0, y0 - reach)
+    px1, py1 = min(w, x1 + reach), min(h, y1 + reach)
+    img = backdrop.image.copy()
+    img[py0:py1, px0:px1] = window[py0 - wy0 : py1 - wy0, px0 - wx0 : px1 - wx0]
+    return img
+
+
+def develop(scene: Scene, composed: Image) -> Image:
+    """The shot's JPEG artefacts (a fresh image; ``composed`` itself when the
+    camera does not compress): for a card at rest they come from its edges
+    and print, the same in every frame, so a camera can work them out once
+    per card and add each frame's sensor noise on top
+    (:func:`~hardware_sim.camera.effects.add_noise`)."""
+    if scene.jpeg_quality is None:
+        return composed
+    box = jpeg_box(scene)
+    return effects.jpeg(composed.copy() if box is not None else composed,
+                        scene.jpeg_quality, box)
 
 
 def expose(scene: Scene, composed: Image, rng: np.random.Generator) -> Image:

@@ -3,10 +3,16 @@ just dealt, and can be told to fail so the controller's "unsure, ask the
 dealer" path gets exercised.
 
 It satisfies the ``vision`` ``CameraSource`` protocol (``grab()`` returns a BGR
-frame, or None when no frame came). Each :meth:`SimCamera.show` lays the card
-down once (a new random position, light, table); each :meth:`SimCamera.grab`
-then exposes that same shot again with fresh sensor noise, as a real camera
-watching a card at rest would, so frame consensus sees frames that agree.
+frame, or None when no frame came).  Like a real camera over a real table, it
+works in one *room*, drawn from its seed once: the table cloth, the light on
+it, its focus, its sensor's noise and its JPEG quality stay the same all
+evening.  Each :meth:`SimCamera.show` lays the card down once (a new random
+position, angle, shadow, now and then a glare or a finger) and works out that
+shot, with its JPEG artefacts, once; each :meth:`SimCamera.grab` then adds
+fresh sensor noise to it, as a real camera watching a card at rest would, so
+frame consensus sees frames that agree but were never the same pixels.  (The
+noise is added after the compression: a little noisier than a real MJPEG
+camera, whose encoder smooths part of it away.)
 
 Example::
 
@@ -29,13 +35,17 @@ from collections import deque
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware_sim.camera import effects
 from hardware_sim.camera.frames import (
     READABLE_KINDS,
+    Backdrop,
     Effects,
     Frame,
     Scene,
+    backdrop,
     compose,
-    expose,
+    develop,
+    in_room,
     sample_scene,
 )
 from hardware_sim.cards import Deck, open_deck, parse_code
@@ -66,6 +76,9 @@ class SimCamera:
         self._code: str | None = None
         self._face_up = True
         self._shots: dict[str, tuple[Scene, Image]] = {}
+        #: the table, light, focus, sensor and encoder of every shot (see the module)
+        self.room: Scene = sample_scene(self._rng, preset=preset, size=size, kind="empty_table")
+        self._backdrop: Backdrop | None = None
         self.truth: Frame | None = None
         self.frames_grabbed = 0
 
@@ -77,7 +90,8 @@ class SimCamera:
             self._shots.clear()
 
     def warm_up(self) -> None:
-        """Render every face now (it is cached), so the first deal is not slower."""
+        """Render every face and the room now (they are cached), so the first deal
+        is not slower."""
         from hardware_sim.cards import CARD_CODES
 
         for code in CARD_CODES:
@@ -85,6 +99,9 @@ class SimCamera:
             self.deck.mask(code)
         self.deck.back()
         self.deck.mask(None)
+        with self._lock:
+            if self._backdrop is None:
+                self._backdrop = backdrop(self.room)
 
     def inject(self, kind: str, count: int = 1) -> None:
         """Make the next ``count`` grabs faulty: ``blackout`` (lens covered),
@@ -107,8 +124,9 @@ class SimCamera:
         return len(self._faults)
 
     def _shot(self, kind: str) -> tuple[Scene, Image]:
-        """The composed (noise-free) shot of the current card for ``kind``,
-        sampled once per card so repeated grabs see the same card at rest."""
+        """The shot of the current card for ``kind``, without sensor noise:
+        sampled, composed and JPEG-compressed once per card so repeated grabs
+        see the same card at rest."""
         shot = self._shots.get(kind)
         if shot is None:
             face, mask = None, None
@@ -117,9 +135,14 @@ class SimCamera:
             elif self._code is not None:
                 face, mask = self.deck.face(self._code), self.deck.mask(self._code)
             aspect = face.shape[0] / face.shape[1] if face is not None else 1.4
-            scene = sample_scene(self._rng, preset=self.preset, size=self.size, kind=kind,
-                                 aspect=aspect, card_present=face is not None)
-            shot = (scene, compose(scene, face, mask))
+            scene = in_room(
+                sample_scene(self._rng, preset=self.preset, size=self.size, kind=kind,
+                             aspect=aspect, card_present=face is not None),
+                self.room,
+            )
+            if self._backdrop is None:
+                self._backdrop = backdrop(self.room)
+            shot = (scene, develop(scene, compose(scene, face, mask, self._backdrop)))
             self._shots[kind] = shot
         return shot
 
@@ -139,8 +162,10 @@ class SimCamera:
                 kind = "card_back"
             else:
                 kind = fault or "card"
-            scene, composed = self._shot(kind)
-            image = expose(scene, composed, self._rng)
+            scene, shot = self._shot(kind)
+            image = effects.add_noise(shot, scene.noise, self._rng)
+            if image is shot:  # a noiseless sensor: still a frame of its own
+                image = shot.copy()
             self.truth = Frame(
                 image=image,
                 code=self._code,

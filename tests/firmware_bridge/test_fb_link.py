@@ -34,11 +34,14 @@ from firmware_bridge.host import (
     LinkUp,
     State,
 )
+from firmware_bridge.link import Link, LinkConfig
 from firmware_bridge.wire import (
     PROTOCOL_MAJOR,
     Button,
     DeviceKind,
     Dispense,
+    Frame,
+    FrameDecoder,
     Header,
     Light,
     MsgType,
@@ -175,11 +178,14 @@ fault_rates = st.floats(0.0, 0.3)
     reorder=fault_rates,
     seed=st.integers(0, 2**32 - 1),
     n_events=st.integers(1, 40),
+    ack_delay=st.sampled_from([0.0, 0.02]),
 )
 def test_every_event_arrives_exactly_once_in_order_despite_faults(
-    loss: float, corrupt: float, duplicate: float, reorder: float, seed: int, n_events: int
+    loss: float, corrupt: float, duplicate: float, reorder: float, seed: int, n_events: int,
+    ack_delay: float,
 ) -> None:
-    net = Net(new_shoe(), faults=Faults(loss, corrupt, duplicate, reorder), seed=seed)
+    host = HostSession(expect_kind=DeviceKind.SHOE, config=LinkConfig(ack_delay=ack_delay))
+    net = Net(new_shoe(), host, faults=Faults(loss, corrupt, duplicate, reorder), seed=seed)
     rng = random.Random(seed)
     lights = [net.host.command(SetLights(i)) for i in range(3)]
     # a host's first connection starts from the device's current event
@@ -434,3 +440,43 @@ def test_a_command_issued_while_the_link_resynchronises_is_sent_and_answered() -
     net.run_until(lambda: any(getattr(e, "handle", None) == handle for e in net.events), limit=2)
     assert CommandDone(handle, ResultCode.OK, "done") in net.events
     assert net.device.hardware.lights == 5  # type: ignore[attr-defined]
+
+
+def _sequenced(link: Link, seq: int) -> Header:
+    return Header(link.address, MsgType.RESULT, seq, 0, 0x03)
+
+
+def test_a_delayed_ack_rides_on_the_next_frame_or_goes_alone_when_due() -> None:
+    """With ``ack_delay`` an acknowledgement owed waits for a frame of ours to
+    carry it; alone, it goes when the delay is up (and the owner is told when
+    that is), or at once when the peer's window may be about to fill."""
+    host = Link(0, from_device=False, config=LinkConfig(ack_delay=0.02))
+    host.on_frame(_sequenced(host, 0), b"", 1.0)
+    host.flush(1.001)
+    assert host.take_output() == b"" and host.ack_owed
+    assert host.next_deadline() == pytest.approx(1.02)
+    host.queue(MsgType.SET_GATE, SetGate(True).encode())
+    host.flush(1.005)
+    (sent,) = FrameDecoder().feed(host.take_output())
+    assert isinstance(sent, Frame) and sent.header.type == MsgType.SET_GATE
+    assert sent.header.ack == 1 and not host.ack_owed  # the command carried the ack
+    assert host.next_deadline() == pytest.approx(1.005 + host.rto())  # its own timer only
+    host.on_frame(Header(0, MsgType.RESULT, 1, 1, 0x03), b"", 1.010)
+    host.flush(1.029)
+    assert host.take_output() == b""
+    host.flush(1.0301)
+    (ack,) = FrameDecoder().feed(host.take_output())
+    assert isinstance(ack, Frame) and ack.header.type == MsgType.ACK  # due: on its own
+    assert ack.header.ack == 2 and not host.ack_owed
+    for seq in (2, 3, 4):  # window 4: a third frame unacknowledged is acked at once
+        host.on_frame(Header(0, MsgType.EVENT, seq, 1, 0x03), b"", 1.04)
+        host.flush(1.04)
+        assert bool(host.take_output()) is (seq == 4)
+
+
+def test_without_a_delay_every_ack_owed_goes_at_once() -> None:
+    device = Link(0, from_device=True)
+    device.on_frame(Header(0, MsgType.SET_GATE, 0, 0, 0x01), b"", 0.0)
+    device.flush(0.0)
+    assert device.take_output() and not device.ack_owed
+    assert device.next_deadline() is None

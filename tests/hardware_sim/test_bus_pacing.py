@@ -99,3 +99,59 @@ def test_a_press_answering_a_lamp_is_collected_without_waiting_a_cycle() -> None
     with SimRig({"Ann": 1}, seed=2, camera=None) as rig:
         waited = asyncio.run(host(rig))
     assert waited < slow / 2
+
+
+def test_a_dealer_panel_offering_only_pause_is_polled_like_a_dark_one() -> None:
+    """PAUSE is always lit on the dealer panel; it asks nothing, and a pause can
+    wait a dark poll: only a lamp that asks a question makes a panel lit."""
+    dark = 0.2
+
+    async def host(rig: SimRig) -> tuple[int, int]:
+        async with PanelBus.open(
+            rig.bus_url, seats=[1], dealer=True, cycle_min=0.02, dark_poll=dark
+        ) as bus:
+            await _up(bus)
+            assert bus.dealer is not None
+            await bus.seat(1).set_lights(int(Light.READY) | button_light(Button.STICK))
+            await bus.dealer.set_lights(int(Light.READY) | button_light(Button.PAUSE))
+            await asyncio.sleep(0.3)
+            lit0, pause0 = _polls(rig, "Ann"), _polls(rig, "dealer")
+            await asyncio.sleep(1.0)
+            return _polls(rig, "Ann") - lit0, _polls(rig, "dealer") - pause0
+
+    with SimRig({"Ann": 1}, seed=4, camera=None) as rig:
+        lit, pause_only = asyncio.run(host(rig))
+    assert lit >= 20
+    assert 2 <= pause_only <= 10
+
+
+def test_an_ack_owed_to_a_panel_that_asks_nothing_rides_on_its_next_frame() -> None:
+    """A panel whose text changes with every card but asks nothing: each command
+    costs one frame pair (its ack travels with the next command or poll), not
+    a second pair for a bare acknowledgement.  A lamp that asks something
+    still gets its ack at once, so the answer is collected without a poll."""
+    commands = 12
+
+    async def host(rig: SimRig) -> tuple[int, int]:
+        async with PanelBus.open(
+            rig.bus_url, seats=[1], dealer=False, cycle_min=0.02, dark_poll=1.0
+        ) as bus:
+            await _up(bus)
+            seat = bus.seat(1)
+            await seat.set_lights(int(Light.WAIT))
+            await asyncio.sleep(0.1)
+            before = _polls(rig, "Ann")
+            for i in range(commands):
+                await seat.set_text(f"Card {i}")
+                await asyncio.sleep(0.03)  # a card's time: nothing else to carry the ack
+            quiet = _polls(rig, "Ann") - before
+            await seat.set_lights(int(Light.READY) | button_light(Button.TWIST))
+            before = _polls(rig, "Ann")
+            await asyncio.sleep(0.05)
+            return quiet, _polls(rig, "Ann") - before
+
+    with SimRig({"Ann": 1}, seed=5, camera=None) as rig:
+        quiet, asking = asyncio.run(host(rig))
+        assert rig.call(lambda: rig.panel("Ann").text) == f"Card {commands - 1}"
+    assert commands <= quiet <= commands + 1  # one reply per command, no ack-only turns
+    assert asking >= 2  # lit: acked at once, then polled every cycle

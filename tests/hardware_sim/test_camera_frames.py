@@ -13,10 +13,15 @@ from hardware_sim.camera import effects
 from hardware_sim.camera.frames import (
     KINDS,
     PRESETS,
+    ROOM_FIELDS,
     Effects,
     _on_card,
+    backdrop,
     calibration_image,
+    compose,
+    in_room,
     make_frame,
+    sample_scene,
     write_calibration_set,
 )
 from hardware_sim.cards import CARD_CODES, open_deck
@@ -194,3 +199,48 @@ def test_effects_do_what_they_say() -> None:
     effects.draw_finger(finger, (160, 120), (1.0, 0.0), 30)
     assert np.abs(finger[120, 200].astype(int) - 128).max() > 20 and finger[120, 100, 0] == 128
     assert card_mask(100, 140, 8)[0, 0] == 0
+
+
+@pytest.mark.parametrize("preset", ["clean", "normal", "hard"])
+def test_composing_around_the_card_on_a_backdrop_gives_the_whole_frames_pixels(
+    preset: str,
+) -> None:
+    """The simulated camera composes only around the card on its room's ready
+    backdrop; that must be a shortcut, not a different picture: every pixel
+    equals the whole-frame composition, cards at the frame's edges, strong
+    blur and long shadows included.  Shots the shortcut cannot take (fingers,
+    glare, motion blur, no card) come out of the whole-frame path unchanged."""
+    deck = open_deck("builtin")
+    shortcut = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        room = sample_scene(rng, preset=preset, kind="empty_table")
+        ready = backdrop(room)
+        for i, kind in enumerate(["card"] * 6 + ["glare", "blackout", "card_back",
+                                                 "empty_table"]):
+            code = CARD_CODES[(seed * 11 + i) % 52]
+            face, mask = deck.face(code), deck.mask(code)
+            if kind == "card_back":
+                face, mask = deck.back(), deck.mask(None)
+            scene = in_room(sample_scene(rng, preset=preset, kind=kind,
+                                         aspect=face.shape[0] / face.shape[1]), room)
+            shown = None if kind == "empty_table" else face
+            whole = compose(scene, shown, mask)
+            assert np.array_equal(compose(scene, shown, mask, ready), whole), (seed, i, kind)
+            shortcut += ready.fits(scene) and scene.corners is not None and not (
+                scene.fingers or scene.glares or scene.motion)
+    assert shortcut >= 24  # a third of the shots or more took the shortcut
+
+
+def test_a_room_keeps_table_light_and_sensor_and_the_card_keeps_its_own() -> None:
+    rng = np.random.default_rng(5)
+    room = sample_scene(rng, preset="hard", kind="empty_table")
+    shot = sample_scene(rng, preset="hard", kind="card")
+    seen = in_room(shot, room)
+    for name in ROOM_FIELDS:
+        assert getattr(seen, name) == getattr(room, name)
+    assert np.array_equal(seen.corners, shot.corners)
+    assert (seen.shadow, seen.glares, seen.fingers) == (shot.shadow, shot.glares, shot.fingers)
+    dark = in_room(sample_scene(rng, preset="hard", kind="blackout"), room)
+    assert dark.gain < 0.1 and dark.table == room.table  # a covered lens stays dark
+    assert not backdrop(room).fits(dark)

@@ -88,3 +88,24 @@ def test_matches_the_vision_camera_source_protocol() -> None:
     sources = pytest.importorskip("vision.sources")
     cam = SimCamera(seed=5)
     assert isinstance(cam, sources.CameraSource)
+
+
+def test_one_room_all_evening_and_each_card_lies_its_own_way() -> None:
+    """The table, light, focus, sensor and encoder are the camera's room, the
+    same for every card; where and how each card lies is its own."""
+    from hardware_sim.camera.frames import ROOM_FIELDS
+
+    cam = SimCamera("builtin", preset="normal", seed=11)
+    scenes = []
+    for code in ("AS", "7D", "KC", "2H"):
+        cam.show(code)
+        cam.grab()
+        assert cam.truth is not None and cam.truth.scene is not None
+        scenes.append(cam.truth.scene)
+    for scene in scenes:
+        assert all(getattr(scene, f) == getattr(cam.room, f) for f in ROOM_FIELDS)
+    corners = [s.corners.tobytes() for s in scenes if s.corners is not None]
+    assert len(set(corners)) == 4
+    rooms = {(SimCamera(seed=s).room.table, SimCamera(seed=s).room.jpeg_quality)
+             for s in range(12)}
+    assert len(rooms) > 3  # another camera, another room
