@@ -13,7 +13,10 @@ rules (no deal limit) and the simulated dealer deals and presses NEXT, with
 no human delays (``Clock.fast()``).  The recogniser reads with the simulated
 deck's calibrated profile, as a real table reads with its own deck's
 (``hardware_sim.camera.profile_cache``; ``--profile generic`` for the generic
-classifier instead).
+classifier instead).  Each table's camera works in one room drawn from its
+seed (cloth, light, focus, noise, JPEG quality: ``hardware_sim.camera``), and
+the benchmark prints it: a busy cloth or a JPEG camera costs the recogniser
+and the simulator more, so compare runs with the same ``--seed``.
 
 ``--tables K`` runs K independent tables, each in its own process (a table
 is one controller process plus its simulator thread, as in ``sim``), all
@@ -196,7 +199,18 @@ async def bench(
         "gaps": gaps[::-1],
         "confirmed": len(confirmed),
         "frames": (frames1[0] - frames0[0], frames1[1] - frames0[1]),
+        "room": _room(rig.camera) if stub_camera is None else "stub camera",
     }
+
+
+def _room(camera: Any) -> str:
+    """What a table's simulated camera sees all evening (its seed draws it):
+    the cloth, the focus blur, the sensor noise and the JPEG quality."""
+    room = getattr(camera, "room", None)
+    if room is None:
+        return "?"
+    jpeg = f"JPEG q{room.jpeg_quality}" if room.jpeg_quality is not None else "no JPEG"
+    return f"{room.table} cloth, blur {room.blur:.1f}, noise {room.noise:.1f}, {jpeg}"
 
 
 class _StubCamera:
@@ -299,6 +313,7 @@ def main() -> int:
     confirmed = sum(r["confirmed"] for r in results)
     if confirmed:
         print(f"cards the camera could not read, confirmed by the dealer: {confirmed}")
+    print("cameras: " + "; ".join(f"table {i + 1}: {r['room']}" for i, r in enumerate(results)))
     reads = [r["reads_p50_ms"] for r in results]
     print("camera read per card (card-out event -> reading), p50 "
           + ", ".join(f"{x:.1f}" for x in reads) + " ms")

@@ -372,6 +372,7 @@ class SimRig:
             return {
                 "cards_out": shoe.cards_out,
                 "cards_left": shoe.remaining(),
+                "gate_locked": shoe.gate_locked,
                 "pulls_refused": shoe.refused,
                 "gate_forced": shoe.forced,
                 "presses": {p.name: p.presses for p in self.panels.panels.values()},

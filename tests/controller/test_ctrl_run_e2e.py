@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import signal
 import sqlite3
 import subprocess
@@ -218,14 +219,21 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
 
     # Freeze the controller while the shoe's gate is open for a card, let the
     # dealer pull it, then kill: the card left the shoe but never reached the journal.
+    # The shoe's own gate says when: a frozen controller cannot close it, so
+    # freezing at random moments and looking finds one (the gate is open for a
+    # few milliseconds a card, too short to catch reliably through the display).
+    probe = random.Random(7)
     for _attempt in range(3):
-        table.wait(
-            "a card to be due",
-            lambda v: v["gate"] == "unlocked" and (v.get("pending") or {}).get("kind") == "card"
-            and v["hold"] is None,
-        )
-        out_before = table.report()["cards_out"]
-        table.run.kill(signal.SIGSTOP)
+        for _probe in range(1000):
+            table.run.kill(signal.SIGSTOP)
+            frozen = table.report()
+            if not frozen["gate_locked"]:
+                break
+            table.run.kill(signal.SIGCONT)
+            time.sleep(probe.uniform(0.0, 0.03))
+        else:
+            pytest.fail(f"the shoe's gate was never found open; report {frozen}")
+        out_before = frozen["cards_out"]
         deadline = time.monotonic() + 5
         while table.report()["cards_out"] == out_before and time.monotonic() < deadline:
             time.sleep(0.05)
