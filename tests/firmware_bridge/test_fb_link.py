@@ -480,3 +480,23 @@ def test_without_a_delay_every_ack_owed_goes_at_once() -> None:
     device.flush(0.0)
     assert device.take_output() and not device.ack_owed
     assert device.next_deadline() is None
+
+
+def test_a_damaged_event_that_passes_the_crc_is_dropped_unacknowledged_and_sent_again() -> None:
+    """One damaged frame in 65,536 passes a CRC-16.  An EVENT whose body then does
+    not parse must not be taken into the sequence: acknowledged, the device
+    would never send it again and the card-out would be lost (a soak at heavy
+    faults met this).  Dropped, it comes again intact."""
+    net = Net(new_shoe())
+    net.run_until(lambda: net.host.is_up and net.host.cursor is not None)
+    net.run(0.1)
+    expected = net.host.link.expected
+    forged = encode_frame(
+        Header(0, MsgType.EVENT, net.device.link.next_seq, expected, 0x03), b"\x01" * 9
+    )
+    net.host.receive_bytes(forged, net.now)
+    assert net.host.link.expected == expected and not net.host.link.ack_owed
+    assert net.host.counters.bad_bodies == 1
+    net.device.emit_card_out(net.now)
+    net.run(0.2)
+    assert [e.event_no for e in net.of(CardOut)] == [1]
