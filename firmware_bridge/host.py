@@ -466,11 +466,11 @@ class HostSession:
     def _body_parses(mtype: int, body: bytes) -> bool:
         """A sequenced frame's body is well formed for its type (unknown types
         are judged later, once in sequence)."""
-        decode = {MsgType.EVENT: Event.decode, MsgType.RESULT: Result.decode}.get(mtype)
-        if decode is None:
-            return True
         try:
-            decode(body)
+            if mtype == MsgType.EVENT:
+                Event.decode(body)
+            elif mtype == MsgType.RESULT:
+                Result.decode(body)
         except BodyError:
             return False
         return True
