@@ -960,4 +960,3 @@ def replay_file(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         raise Refused(f"{path.name} is not valid JSON: {error}") from None
     return replay(scenario)
-
