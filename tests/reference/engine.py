@@ -620,8 +620,9 @@ class Game:
         if verb == "double":
             if rules["buy"] != "double":
                 raise Refused(f"{say}: double is the casino's word; here it is buy")
-            if amount is not None:
-                raise Refused(f"{say}: double takes no amount; it adds the original bet")
+            if amount is not None and amount != hand.original:
+                # like a plain buy where one amount is left: `double N` only for that N
+                raise Refused(f"{say}: double adds the original bet, {money(hand.original)}")
             if hand.doubled:
                 raise Refused(f"{say}: a hand may double once, not twice")
             if hand.twisted and not rules["twist_then_buy"]:
