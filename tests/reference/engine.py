@@ -780,20 +780,22 @@ class Game:
         rules = self.rules
         stake = hand.stake
         cards = hand.cards
+        pay_pontoon: Fraction = rules["pay_pontoon"]
+        pay_five_card: Fraction = rules["pay_five_card"]
         if is_five_card_trick(cards) and rules["five_card_always_wins"]:
-            return rules["pay_five_card"] * stake
+            return pay_five_card * stake
         if is_pontoon(self.bank) and rules["bank_pontoon_pays"] == "double":
             return -2 * stake
         if is_five_card_trick(self.bank) and rules["banker_five_card"] == "pontoons_only":
             if is_pontoon(cards):
-                return rules["pay_pontoon"] * stake
+                return pay_pontoon * stake
             return -2 * stake
         mine, theirs = ranking(cards), ranking(self.bank)
         if mine > theirs:
             if is_pontoon(cards):
-                return rules["pay_pontoon"] * stake
+                return pay_pontoon * stake
             if is_five_card_trick(cards):
-                return rules["pay_five_card"] * stake
+                return pay_five_card * stake
             return stake
         if mine == theirs and rules["ties"] == "push":
             return Fraction(0)
