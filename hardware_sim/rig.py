@@ -162,6 +162,10 @@ class SimRig:
             cv2.setNumThreads(self.opencv_threads)
         if self.port_kind == "pty" and self.link_dir is None:
             self.link_dir = Path(tempfile.mkdtemp(prefix="pontoon-sim-"))
+        elif self.link_dir is not None:
+            # a folder named on the command line may not exist yet, as with
+            # ``mkdir -p``: the stable port names are made inside it
+            self.link_dir.mkdir(parents=True, exist_ok=True)
         loop = asyncio.get_running_loop() if self.inline else None
         self.bg = BackgroundLoop("hardware-sim", loop=loop).start()
         self.bg.call(self._start_on_loop)

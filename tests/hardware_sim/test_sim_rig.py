@@ -214,16 +214,20 @@ def test_scenario_rig_deals_exactly_the_replay_cards() -> None:
         assert rig.call(pull_all) == expected
 
 
-def test_sim_hw_command_prints_ports_a_host_can_open(tmp_path: Path) -> None:
+@pytest.mark.parametrize("folder", [".", "not/made/yet"])
+def test_sim_hw_command_prints_ports_a_host_can_open(tmp_path: Path, folder: str) -> None:
+    """``--link-dir`` may name a folder that does not exist yet (it used to
+    crash with FileNotFoundError): it is made, like ``mkdir -p``."""
+    link_dir = tmp_path / folder
     proc = subprocess.Popen(
         [sys.executable, "-m", "hardware_sim", "--seats", "Ann,Ben", "--camera", "none",
-         "--clock", "fast", "--link-dir", str(tmp_path), "--duration", "20"],
+         "--clock", "fast", "--link-dir", str(link_dir), "--duration", "20"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:
         assert proc.stdout is not None
         ports = json.loads(proc.stdout.readline())
-        assert ports["shoe"] == str(tmp_path / "shoe") and ports["seats"] == {"Ann": 1, "Ben": 2}
+        assert ports["shoe"] == str(link_dir / "shoe") and ports["seats"] == {"Ann": 1, "Ben": 2}
 
         async def host() -> LinkUp:
             async with Shoe.open(ports["shoe"]) as shoe:
