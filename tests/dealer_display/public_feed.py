@@ -64,13 +64,14 @@ is_over = _randomplay().is_over
 
 PEOPLE = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 
-#: Per-hand fields a hand with a face-down card may show that differ from
-#: another such hand's: which hand it is (hand 2 exists after a public split),
+#: The fields in which a hand holding a face-down card may differ from another
+#: such hand: which hand it is (hand 2 exists after a split, done in the open),
 #: its stake and shoot bet (announced aloud), its cards (face-up codes are
-#: public; each face-down card is checked on its own), and the seat's own fields
-#: around it.  Everything else, whatever its name, must be the same for every
-#: such hand.  Whose turn it is stays public through the view's top-level
-#: ``turn``, not through a per-hand field.
+#: public; each face-down card's own entry is checked separately).  Everything
+#: else in the hand, whatever its name, must be the same for every such hand.
+#: Whose turn it is stays public through the view's top-level ``turn``, not
+#: through a per-hand field.  (The seat around the hand, its name, number and
+#: balance, is outside the hand and covered by the swap check.)
 HAND_MAY_DIFFER = frozenset({"hand", "stake", "shoot", "cards"})
 #: The bank's fields that are public before its reveal: who banks, the kitty,
 #: its cards (face-up codes only).
@@ -245,6 +246,7 @@ class RandomTable:
     def _started(self) -> None:
         if self.state.phase == "deal":
             self.deal_start = fork(self.state)
+            assert self.deal_start == self.state  # the engine's own comparison
             self.steps = []
 
     # -- swapping a face-down card -------------------------------------------------
