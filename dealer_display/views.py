@@ -8,9 +8,11 @@ Two views are built from every snapshot (shape in ``docs/controller.md``):
 - the **public view**: built field by field from a whitelist, never by
   copying and deleting, so a field the controller adds later cannot leak.  A
   card's code is copied only when the snapshot marks that card face up at this
-  moment; totals and panel texts (which give away hidden cards) appear only
-  when every card of the hand is face up; the settlement's per-hand card lists,
-  the pack order and alarm details are never copied.
+  moment; totals, statuses and panel texts (which give away hidden cards)
+  appear only when every card of the hand is face up (a hand holding a
+  face-down card shows the status "hidden", the same for every such hand);
+  the settlement's per-hand card lists, the pack order and alarm details are
+  never copied.
 
 Nothing here decides the game: totals, nets, legality and the next action come
 from the snapshot, which comes from the rules engine.  This module only
@@ -148,6 +150,10 @@ def dealer_view(snapshot: Snapshot) -> View:
 
 
 # ----------------------------------------------------------------------------- public
+#: The status of every hand holding a face-down card (see ``_public_hand``).
+HIDDEN_STATUS = "hidden"
+
+
 def _public_cards(cards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
     out: list[dict[str, Any]] = []
     all_up = True
@@ -161,12 +167,18 @@ def _public_cards(cards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bo
 
 
 def _public_hand(hand: dict[str, Any]) -> dict[str, Any]:
+    """A hand as the players see it.
+
+    While any card of it is face down, everything worked out from its cards
+    (status, total) is replaced by the one word every such hand shows, whatever
+    its cards: a pontoon, a hand that stood, one still playing all look alike.
+    Whose turn it is stays public through the view's ``turn``.
+    """
     cards, all_up = _public_cards(hand.get("cards") or [])
     out: dict[str, Any] = {
         "hand": hand.get("hand"),
         "stake": _number(hand.get("stake")),
-        "status": hand.get("status") if all_up or hand.get("status") in ("playing", "stood")
-        else "hidden",
+        "status": hand.get("status") if all_up else HIDDEN_STATUS,
         "cards": cards,
     }
     if all_up and cards:
