@@ -24,7 +24,7 @@ Example::
     from vision.geometry import IN_SHOE
     IN_SHOE.window_px                   # (630, 450)
     IN_SHOE.frames_per_pass(500.0)      # 33.3 frames at 120 fps, 0.5 m/s
-    IN_SHOE.blur_px(1000.0)             # 2.25 px at 1 m/s and 0.25 ms
+    IN_SHOE.blur_px(1000.0)             # 1.8 px at 1 m/s and 0.2 ms
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ class InShoeGeometry:
     fps: float = 120.0
     """the design rate; 100 fps is the least a camera may have"""
     min_fps: float = 100.0
-    exposure_ms: float = 0.25
+    exposure_ms: float = 0.2
+    """a UVC camera sets exposure in steps of 0.1 ms: 0.2 ms keeps blur under 2 px"""
 
     # --- how the card moves ----------------------------------------------------------
     speed_mm_s: tuple[float, float] = (300.0, 800.0)

@@ -47,12 +47,12 @@ def test_the_usual_slide_gives_twenty_to_sixty_frames_at_120_fps() -> None:
 
 def test_motion_between_frames_and_during_one_exposure() -> None:
     """Between frames at 0.5 m/s, 120 fps: 500/120 = 4.167 mm = 37.5 px.
-    Blur at 1 m/s, 0.25 ms: 0.25 mm = 2.25 px; at 0.5 m/s, 1 ms: 0.5 mm = 4.5 px.
+    Blur at 1 m/s, 0.2 ms: 0.2 mm = 1.8 px; at 0.5 m/s, 1 ms: 0.5 mm = 4.5 px.
     An index corner wholly in view: (50 - 20) mm / 500 mm/s = 0.06 s = 7.2 frames.
     CARD_OUT after the pass: 5 mm / 500 mm/s = 10 ms."""
     g = IN_SHOE
     assert g.step_px(500.0) == pytest.approx(37.5)
-    assert g.blur_px(1000.0) == pytest.approx(2.25)
+    assert g.blur_px(1000.0) == pytest.approx(1.8)
     assert g.blur_px(500.0, exposure_ms=1.0) == pytest.approx(4.5)
     assert g.index_frames(500.0) == pytest.approx(7.2)
     assert g.card_out_delay_s(500.0) == pytest.approx(0.010)
