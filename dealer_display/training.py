@@ -129,6 +129,14 @@ class TrainingSession:
                 apply(self.state, StackTop(tuple(Card.parse(c) for c in top)))
             except (ValueError, EngineRefusal) as exc:
                 raise TrainingError(f"Cannot stack those cards: {exc}") from None
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        """Open the next deal; a banker owing a kitty (shoot rules) puts it up first."""
+        need = pending(self.state)
+        if isinstance(need, KittyNeed):
+            self.log.append(f"{need.banker} puts up a kitty of {money(need.minimum)}")
+            apply(self.state, PutKitty(need.minimum))
         apply(self.state, StartDeal())
         self._run_people()
 
@@ -283,8 +291,7 @@ class TrainingSession:
             self.ended = True
         else:
             self.phase = "deal"
-            apply(self.state, StartDeal())
-            self._run_people()
+            self._start_deal()
         return self.view()
 
     def _payout_kind(

@@ -125,3 +125,40 @@ def test_the_task_names_the_next_recipient_and_the_bank_is_marked_bust(
     r = client.post(f"/api/training/{sid}/deal", json={"seat": "Ann", "face_up": False},
                     headers=AUTH)
     assert r.status_code == 409 and "ended" in r.json()["message"]
+
+
+def test_a_shoot_session_puts_up_the_kitty_and_plays_on(client: TestClient) -> None:
+    """Shoot rules need the banker's kitty before each deal: the simulated banker puts
+    it up, so the session starts (it used to fail with a server error) and deals on."""
+    r = client.post("/api/training", json={"rules": "shoot", "players": ["Ann", "Bob", "Dan"],
+                                           "seed": 4}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["rules"] == "shoot"
+    assert any("kitty" in line for line in view["log"])
+    sid = view["id"]
+    session = client.app.state.training.get(sid)
+    for deal in (1, 2):
+        exposed: set[tuple[str, int]] = set()
+        while view["phase"] == "deal":
+            need = pending(session.state)
+            assert isinstance(need, CardNeed)
+            view = client.post(f"/api/training/{sid}/deal",
+                               json={"seat": "bank" if need.to_bank else need.recipient,
+                                     "face_up": need.face_up}, headers=AUTH).json()
+            for seat in view["seats"]:
+                for hand in seat["hands"]:
+                    key = (seat["name"], hand["hand"])
+                    if (view["phase"] == "deal" and hand["bust"] and not seat["banker"]
+                            and key not in exposed):
+                        exposed.add(key)
+                        view = client.post(f"/api/training/{sid}/expose",
+                                           json={"seat": key[0], "hand": key[1]},
+                                           headers=AUTH).json()
+        assert view["phase"] == "settle"
+        result = session.state.last_result()
+        view = client.post(f"/api/training/{sid}/settle",
+                           json={"payouts": result["net"], "next_banker": result["next_banker"]},
+                           headers=AUTH).json()
+        assert view["mistakes"] == 0, view["feedback"]
+        assert view["deal"] == deal + 1
