@@ -14,6 +14,7 @@ import random
 import secrets
 
 from . import autoplay
+from .address import print_dealer_address
 from .app import create_app, serve
 from .manual import ManualTable
 
@@ -31,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
         "--autoplay", type=float, default=0.0, metavar="SECONDS",
         help="simulated people make one move every SECONDS",
     )
+    parser.add_argument(
+        "--qr", action=argparse.BooleanOptionalAction, default=None,
+        help="print the dealer address's QR code (default: when stdout is a terminal)",
+    )
     args = parser.parse_args(argv)
     token = args.token or secrets.token_urlsafe(16)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
@@ -39,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     app = create_app(table, token=token)
     base = f"http://{args.host}:{args.port}"
-    print(f"dealer:   {base}/dealer#token={token}", flush=True)
+    address = print_dealer_address(base + "/", token, qr=args.qr)
     print(f"table:    {base}/table", flush=True)
-    print(f"training: {base}/training#token={token}", flush=True)
+    print(f"training: {address.replace('/dealer#', '/training#', 1)}", flush=True)
 
     async def run() -> None:
         task = None

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -29,6 +30,7 @@ from controller.publish import CommandResult, TableLink, TableSnapshot
 from . import views
 from .auth import TokenGuard, token_matches
 from .cards_svg import back_svg, card_svg
+from .errors import validation_refusal
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .training import TrainingDesk, TrainingError, UnknownSession
@@ -150,6 +152,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_exception_handler(RequestValidationError, validation_refusal)
     app.state.hub = hub
     app.state.table = table
     app.state.training = desk

@@ -34,6 +34,7 @@ from controller.rules import (
     DecisionNeed,
     GameOver,
     GameState,
+    HandOutcome,
     HandView,
     KittyNeed,
     PlaceShoot,
@@ -95,6 +96,11 @@ def _who(name: str, banker: str | None) -> str:
     return name
 
 
+def _capital(text: str) -> str:
+    """Upper-case the first letter only (``str.capitalize`` lowers the names after it)."""
+    return text[:1].upper() + text[1:]
+
+
 class TrainingSession:
     def __init__(
         self, sid: str, rules: str, players: list[str], seed: int, top: list[str] | None = None
@@ -123,6 +129,14 @@ class TrainingSession:
                 apply(self.state, StackTop(tuple(Card.parse(c) for c in top)))
             except (ValueError, EngineRefusal) as exc:
                 raise TrainingError(f"Cannot stack those cards: {exc}") from None
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        """Open the next deal; a banker owing a kitty (shoot rules) puts it up first."""
+        need = pending(self.state)
+        if isinstance(need, KittyNeed):
+            self.log.append(f"{need.banker} puts up a kitty of {money(need.minimum)}")
+            apply(self.state, PutKitty(need.minimum))
         apply(self.state, StartDeal())
         self._run_people()
 
@@ -149,7 +163,7 @@ class TrainingSession:
                 total = (self.state.bank_view() or _no_hand()).total
                 word = "draw" if "draw" in need.words and total < 17 else "stay"
                 action = BankDecide(word)
-                self.log.append(f"{_who(need.banker, need.banker).capitalize()} {word}s")
+                self.log.append(f"{_capital(_who(need.banker, need.banker))} {word}s")
             elif isinstance(need, BetweenDeals | GameOver):
                 if self.phase == "deal" and self.state.results:
                     self.phase = "settle"
@@ -213,7 +227,8 @@ class TrainingSession:
         else:
             right_seat = seat == need.recipient
         your_face = "face up" if face_up else "face down"
-        self._check(right_seat, "wrong_seat", f"dealt to {_who(seat, banker)}",
+        given = banker if seat in ("bank", "house") and banker else seat
+        self._check(right_seat, "wrong_seat", f"dealt to {_who(given, banker)}",
                     f"The card goes to {target}" + (f", hand {need.hand}" if need.hand else ""))
         if right_seat:
             self._check(face_up == need.face_up, "wrong_face", f"dealt {your_face}",
@@ -252,16 +267,19 @@ class TrainingSession:
         banker = result["banker"]
         hands = [h for h in self.state.hand_views()]
         bank = self.state.bank_view() or _no_hand()
+        outcomes = self.state.outcomes()
+        house = self.state.rules.house_dealer
         for player, expected in result["net"].items():
             if player == banker:
                 continue
             given = float(payouts.get(player, 0) or 0)
+            why = explain(player, outcomes, bank, house)
             if abs(given - float(expected)) < 1e-9:
-                self._check(True, "wrong_payout", f"{player}: {_signed(given)}", "")
+                self._check(True, "wrong_payout", f"{player}: {_signed(given)} ({why})", "")
                 continue
             kind = self._payout_kind(player, given, float(expected), hands, bank)
             self._check(False, kind, f"{player}: {_signed(given)}",
-                        f"{player}: {_signed(float(expected))} ({_settle_words(expected)})")
+                        f"{player}: {_signed(float(expected))} ({why})")
         if not self.state.rules.house_dealer:
             right = result["next_banker"]
             self._check(next_banker == right, "wrong_next_banker",
@@ -273,8 +291,7 @@ class TrainingSession:
             self.ended = True
         else:
             self.phase = "deal"
-            apply(self.state, StartDeal())
-            self._run_people()
+            self._start_deal()
         return self.view()
 
     def _payout_kind(
@@ -307,6 +324,8 @@ class TrainingSession:
                     "stake": money(h.stake),
                     "total": h.total,
                     "bust": h.bust,
+                    "pontoon": h.pontoon,
+                    "five_card_trick": h.five_card_trick,
                     "cards": [{"code": str(c.card), "face_up": c.face_up} for c in h.cards],
                 }
             )
@@ -321,9 +340,13 @@ class TrainingSession:
             "players": [p for p in s.players if p != banker],
             "everyone": list(s.players),
             "seats": [{"name": p, "banker": p == banker, "hands": seats[p]} for p in s.players],
+            "task": self.task(),
             "bank": {
                 "name": banker,
                 "total": bank.total if bank and bank.cards else None,
+                "bust": bool(bank and bank.bust),
+                "pontoon": bool(bank and bank.cards and bank.pontoon),
+                "five_card_trick": bool(bank and bank.five_card_trick),
                 "cards": [{"code": str(c.card), "face_up": c.face_up} for c in bank.cards]
                 if bank
                 else [],
@@ -335,6 +358,23 @@ class TrainingSession:
             "score": self.score(),
             "by_kind": self.by_kind(),
         }
+
+    def task(self) -> str:
+        """The line that tells the trainee what to do now, naming who gets the next card."""
+        if self.phase == "over":
+            return "Session over: your report is at the top of the page."
+        if self.phase == "settle":
+            if self.state.rules.house_dealer:
+                return "The deal is over: settle each player's net."
+            return "The deal is over: settle each player's net and name the next banker."
+        need = pending(self.state)
+        if not isinstance(need, CardNeed):
+            return "Wait for the players."
+        banker = self.state.deal.banker if self.state.deal else None
+        who = _who(banker, banker) if need.to_bank and banker else _who(need.recipient, banker)
+        hands = sum(1 for h in self.state.hand_views() if h.player == need.recipient)
+        hand = f", hand {need.hand}" if need.hand and hands > 1 else ""
+        return f"Next card to {who}{hand}. Expose any bust hand before you deal it."
 
     def score(self) -> int:
         if not self.checks:
@@ -377,13 +417,69 @@ def _no_hand() -> HandView:
 
 
 def _signed(x: float) -> str:
-    text = f"{abs(x):g}"
-    return ("pay " if x > 0 else "collect " if x < 0 else "nothing ") + (text if x else "")
+    if not x:
+        return "nothing"
+    return ("pay " if x > 0 else "collect ") + f"{abs(x):g}"
 
 
-def _settle_words(expected: Any) -> str:
-    x = float(expected)
-    return "the dealer pays" if x > 0 else "the dealer collects" if x < 0 else "no payment"
+def _num(x: Any) -> str:
+    """An amount or a multiple as a dealer says it: 6, 1.5."""
+    return f"{float(x):g}"
+
+
+def _standing(kind: str, total: int) -> str:
+    return {"pontoon": "pontoon", "five_card": "five-card trick"}.get(kind, str(total))
+
+
+def _hand_words(o: HandOutcome, bank: HandView, house: bool) -> str:
+    """How one hand's stake was settled, from the engine's own verdict (``o.why``)."""
+    bank_word = "the dealer's" if house else "the bank's"
+    bank_kind = "pontoon" if bank.pontoon else "five_card" if bank.five_card_trick else "total"
+    theirs = f"{bank_word} {_standing(bank_kind, bank.total)}"
+    mine = _standing(o.kind, o.total)
+    stake = f"stake {_num(o.stake)}"
+    times = f"{stake} × {_num(o.multiple)}" if abs(o.multiple) != 1 else stake
+    paid_for = {"pontoon": " for a pontoon", "five_card": " for a five-card trick"}.get(o.kind, "")
+    words = {
+        "bust": f"{stake} lost, bust",
+        "bank_bust": f"{times}{paid_for if o.multiple != 1 else ''}, "
+        f"{'the dealer' if house else 'the bank'} is bust",
+        "higher": f"{times}{paid_for}" if o.multiple != 1 else f"{stake}, {mine} beats {theirs}",
+        "lower": f"{stake} lost, {mine} against {theirs}",
+        "tie": f"{stake} lost, a tie at {mine} goes to {'the dealer' if house else 'the bank'}",
+        "push": f"{stake} returned, a tie at {mine}",
+        "bank_pontoon": f"{times} lost to {bank_word} pontoon",
+        "bank_five_card": f"{times} lost to {bank_word} five-card trick",
+        "beats_bank_five_card": f"{times} for a pontoon, the only hand that beats "
+        f"{bank_word} five-card trick",
+        "five_card_always": f"{times} for a five-card trick, which always wins",
+        "even_money": f"{stake} paid at even money for a pontoon",
+        "three_of_a_kind": f"{times} for three of a kind",
+    }
+    text = words.get(o.why, f"{stake}, net {_num(o.net)}")
+    if o.shoot:
+        won = o.multiple > 0 and o.why != "bust"
+        text += f", shoot {_num(o.shoot)} {'won' if won else 'lost'}"
+    if o.insurance:
+        text += f", insurance {_num(o.insurance)} " + (
+            f"pays {_num(o.insurance_net)}" if o.insurance_net > 0 else "lost"
+        )
+    return text
+
+
+def explain(player: str, outcomes: list[HandOutcome], bank: HandView, house: bool) -> str:
+    """Why ``player``'s net for the deal is what it is, hand by hand.
+
+    Every figure and verdict comes from the engine's settlement
+    (:meth:`GameState.outcomes`); this only puts it into words, e.g.
+    "stake 3 × 2 for a five-card trick".
+    """
+    mine = [o for o in outcomes if o.player == player]
+    if not mine:
+        return "no hand this deal"
+    if len(mine) == 1:
+        return _hand_words(mine[0], bank, house)
+    return "; ".join(f"hand {o.hand}: {_hand_words(o, bank, house)}" for o in mine)
 
 
 class TrainingDesk:

@@ -60,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="start a new game even if the journal holds an unfinished one",
     )
     parser.add_argument("--check", action="store_true", help="validate the file and exit")
+    parser.add_argument(
+        "--qr", action=argparse.BooleanOptionalAction, default=None,
+        help="print the dealer address's QR code (default: when stdout is a terminal)",
+    )
 
 
 def setup_from(config: TableConfig) -> GameSetup:
@@ -153,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     camera = _camera(config)
     try:
-        asyncio.run(_serve(config, core, camera, recognizer))
+        asyncio.run(_serve(config, core, camera, recognizer, qr=args.qr))
     except KeyboardInterrupt:
         pass
     finally:
@@ -198,7 +202,10 @@ def _camera(config: TableConfig) -> Any:
     return camera
 
 
-async def _serve(config: TableConfig, core: TableCore, camera: Any, recognizer: Any) -> None:
+async def _serve(
+    config: TableConfig, core: TableCore, camera: Any, recognizer: Any, qr: bool | None = None
+) -> None:
+    from dealer_display.address import print_dealer_address
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
 
@@ -217,6 +224,7 @@ async def _serve(config: TableConfig, core: TableCore, camera: Any, recognizer: 
             install_state_dump(table)
             app = create_app(table, token=config.display.token, title=config.name)
             host, port = config.display.host, config.display.port
-            print(f"{config.name}: dealer display on http://{host}:{port}/dealer", flush=True)
+            print(f"{config.name}: serving on http://{host}:{port}/", flush=True)
+            print_dealer_address(f"http://{host}:{port}/", config.display.token, qr=qr)
             with contextlib.suppress(asyncio.CancelledError):
                 await serve(app, host=host, port=port)

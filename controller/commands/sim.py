@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="display port")
     parser.add_argument("--token", default=None, help="dealer token (default: random)")
     parser.add_argument(
+        "--qr", action=argparse.BooleanOptionalAction, default=None,
+        help="bot table: print the dealer address's QR code (default: when stdout is a terminal)",
+    )
+    parser.add_argument(
         "--pace", type=float, default=1.0, help="bot table: human speed (0 = as fast as possible)"
     )
 

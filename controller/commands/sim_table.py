@@ -26,6 +26,7 @@ STRATEGIES = ("stick17", "buy11", "stick16", "random")
 
 
 async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
+    from dealer_display.address import print_dealer_address
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.camera.profile_cache import camera_profile
@@ -63,7 +64,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
                     await table.next_deal()  # the dealer opens the game; NEXT after that
                 app = create_app(table, token=token, title="Pontoon table (simulation)")
                 url = f"http://{args.host}:{args.port}/"
-                print(f"dealer display: {url}dealer  (token: {token})", flush=True)
+                print_dealer_address(url, token, qr=getattr(args, "qr", None))
                 print(f"public display: {url}table", flush=True)
                 print(f"journal: {journal_path}", flush=True)
                 with contextlib.suppress(asyncio.CancelledError, KeyboardInterrupt):

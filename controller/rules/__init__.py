@@ -40,6 +40,7 @@ from .cards import CARDS, Card
 from .game import (
     CardView,
     GameState,
+    HandOutcome,
     HandView,
     apply,
     legal_actions,
@@ -66,6 +67,7 @@ __all__ = [
     "DecisionNeed",
     "GameOver",
     "GameState",
+    "HandOutcome",
     "HandView",
     "IllegalAction",
     "KittyNeed",

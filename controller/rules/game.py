@@ -277,6 +277,35 @@ class HandView:
     in_turn: bool
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How the engine settled one hand of a finished deal, so a screen can say why.
+
+    ``multiple`` is what the stake was multiplied by (2: paid double, -1: the
+    stake lost, 0: returned); ``why`` names the deciding rule: ``bust``,
+    ``bank_bust``, ``bank_pontoon`` (the bank's pontoon takes double),
+    ``bank_five_card`` (the bank's five-card trick takes double),
+    ``beats_bank_five_card`` (only a pontoon beats it), ``five_card_always``
+    (a five-card trick wins whatever the bank holds), ``higher``, ``lower``,
+    ``tie`` (the bank wins it), ``push`` (the stake is returned),
+    ``even_money`` or ``three_of_a_kind`` (paid during the deal).  ``kind`` is
+    the hand's standing: ``pontoon``, ``five_card`` or ``total``.  ``net`` is
+    the hand's whole net: its stake, its shoot and, on hand 1, the insurance.
+    """
+
+    player: str
+    hand: int
+    kind: str
+    total: int
+    stake: Amount
+    shoot: Amount
+    multiple: Fraction
+    why: str
+    insurance: Amount
+    insurance_net: Amount
+    net: Amount
+
+
 # ---------------------------------------------------------------------------- state
 class GameState:
     """The whole game.  Read it through ``pending``, ``legal_actions`` and the
@@ -439,6 +468,49 @@ class GameState:
 
     def last_result(self) -> dict[str, Any] | None:
         return self.results[-1] if self.results else None
+
+    def outcomes(self) -> list[HandOutcome]:
+        """Each hand of the deal just settled, with the rule that settled it.
+
+        Empty while a deal is in play and for a voided deal: only a settled
+        deal has outcomes.
+        """
+        d = self.deal
+        if d is None or d.step != "done" or (self.results and self.results[-1]["void"]):
+            return []
+        out = []
+        for si, hands in enumerate(d.hands):
+            ins = d.insurance[si]
+            ins_net = (2 * ins if d.bank.pontoon else -ins) if ins else 0
+            for hi, h in enumerate(hands):
+                multiple: Fraction | int
+                if h.bust:
+                    multiple, why = -1, "bust"
+                elif h.paid:
+                    if h.pontoon:
+                        multiple, why = 1, "even_money"
+                    else:
+                        multiple, why = self.rules.three_of_a_kind_pays or 0, "three_of_a_kind"
+                else:
+                    multiple, why = _judge(self, d, h)
+                kind = "pontoon" if h.pontoon else "five_card" if h.five else "total"
+                first = hi == 0
+                out.append(
+                    HandOutcome(
+                        player=d.seats[si],
+                        hand=hi + 1,
+                        kind=kind,
+                        total=h.total,
+                        stake=units(h.stake),
+                        shoot=units(h.shoot),
+                        multiple=Fraction(multiple),
+                        why=why,
+                        insurance=units(ins) if first else 0,
+                        insurance_net=units(ins_net) if first else 0,
+                        net=units(h.net),
+                    )
+                )
+        return out
 
     def next_banker(self) -> str | None:
         return self.banker
@@ -1373,6 +1445,12 @@ def _auto_stop(s: GameState, d: Deal, h: Hand) -> bool:
 
 def _outcome(s: GameState, d: Deal, h: Hand) -> Fraction | int:
     """Net multiple of the stake for a live hand against the finished bank."""
+    return _judge(s, d, h)[0]
+
+
+def _judge(s: GameState, d: Deal, h: Hand) -> tuple[Fraction | int, str]:
+    """The multiple of the stake for a live hand, and the rule that decided it
+    (the ``why`` of :class:`HandOutcome`)."""
     r = s.rules
     b = d.bank
     pay = r.pay_pontoon if h.pontoon else r.pay_five_card if h.five else 1
@@ -1380,20 +1458,20 @@ def _outcome(s: GameState, d: Deal, h: Hand) -> Fraction | int:
     # ends the deal at once, but a house dealer's shows only at its turn, and
     # the option means the same for both (every live hand pays twice)
     if b.pontoon and r.bank_pontoon_pays == "double":
-        return -2
+        return -2, "bank_pontoon"
     if b.bust:
-        return pay
+        return pay, "bank_bust"
     if h.five and r.five_card_always_wins:
-        return pay
+        return pay, "five_card_always"
     if b.five and r.banker_five_card == "pontoons_only":
-        return pay if h.pontoon else -2
+        return (pay, "beats_bank_five_card") if h.pontoon else (-2, "bank_five_card")
     pk = 100 if h.pontoon else 50 if h.five else h.total
     bk = 100 if b.pontoon else 50 if b.five else b.total
     if pk > bk:
-        return pay
-    if pk == bk and r.ties == "push":
-        return 0
-    return -1
+        return pay, "higher"
+    if pk == bk:
+        return (0, "push") if r.ties == "push" else (-1, "tie")
+    return -1, "lower"
 
 
 def _settle(s: GameState) -> None:

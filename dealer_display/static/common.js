@@ -10,16 +10,82 @@ const Table = (() => {
   function token() {
     const m = location.hash.match(/token=([^&]+)/);
     if (m) {
-      sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+      let t = m[1];
+      try { t = decodeURIComponent(t); } catch (e) { /* not %-encoded: use it as it is */ }
+      sessionStorage.setItem(TOKEN_KEY, t);
       history.replaceState(null, "", location.pathname + location.search);
     }
     return sessionStorage.getItem(TOKEN_KEY);
   }
 
-  function askToken(message) {
-    const t = prompt(message || "Dealer's token:");
-    if (t) sessionStorage.setItem(TOKEN_KEY, t.trim());
-    return sessionStorage.getItem(TOKEN_KEY);
+  const TOKEN_WORDS = {
+    missing: ["The dealer's token is needed",
+              "This page changes the table, so it needs the dealer's token. The table prints " +
+              "the dealer's address with the token in it when it starts (scan its QR code on a " +
+              "tablet); a configured table keeps it in its configuration file."],
+    refused: ["That token was refused",
+              "The table did not accept that dealer's token. Check it against the one the " +
+              "table printed when it started, and try again."],
+  };
+
+  // Ask for the dealer's token on the page itself (never a prompt(): a
+  // cancelled prompt used to ask again in a loop).  ``reason`` is "missing" or
+  // "refused"; ``onToken`` runs once the dealer has entered one.
+  function tokenForm(reason, onToken) {
+    let form = document.getElementById("token-form");
+    if (!form) {
+      const input = el("input", { id: "token-input", type: "password", autocomplete: "off",
+                                  spellcheck: "false", required: true, "aria-describedby": "token-why" });
+      form = el("form", { id: "token-form", class: "box token-form", "aria-labelledby": "token-title" },
+        el("h2", { id: "token-title" }),
+        el("p", { id: "token-why" }),
+        el("div", { class: "controls" },
+          el("label", { for: "token-input" }, "Dealer's token"), input,
+          el("button", { class: "primary", type: "submit", id: "btn-token" }, "Connect")));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const t = input.value.trim();
+        if (!t) return;
+        sessionStorage.setItem(TOKEN_KEY, t);
+        input.value = "";
+        form.hidden = true;
+        delete document.body.dataset.token;
+        const banner = document.getElementById("conn");
+        if (banner && form.savedBanner) [banner.textContent, banner.className] = form.savedBanner;
+        if (form.tokenCallback) form.tokenCallback(t);
+      });
+      (document.querySelector("main") || document.body).prepend(form);
+    }
+    const [title, why] = TOKEN_WORDS[reason] || TOKEN_WORDS.missing;
+    form.querySelector("#token-title").textContent = title;
+    form.querySelector("#token-why").textContent = why;
+    form.dataset.reason = reason;
+    form.tokenCallback = onToken;
+    const banner = document.getElementById("conn");
+    if (banner) {
+      if (form.hidden || !form.savedBanner) form.savedBanner = [banner.textContent, banner.className];
+      banner.textContent = reason === "refused" ? "Token refused" : "Token needed";
+      banner.className = "conn bad";
+    }
+    form.hidden = false;
+    document.body.dataset.token = reason;
+    form.querySelector("input").focus();
+  }
+
+  // A refusal as one plain sentence, whatever the server sent: the table's
+  // own message, an HTTP error's detail, never a JSON dump.
+  function message(r, fallback) {
+    const d = (r && r.data) || {};
+    for (const text of [d.message, d.detail]) {
+      if (typeof text === "string" && text.trim()) return text.trim();
+    }
+    if (r && r.ok) return fallback || "Done";
+    return fallback || "The table refused that request.";
+  }
+
+  // "1 mistake", "2 mistakes"
+  function plural(n, word) {
+    return `${fmt(n)} ${word}${n === 1 ? "" : "s"}`;
   }
 
   function el(tag, attrs, ...children) {
@@ -62,7 +128,7 @@ const Table = (() => {
   function live(path, onView, opts) {
     opts = opts || {};
     const banner = document.getElementById("conn");
-    let view = null, version = 0, delay = 500, ws = null;
+    let view = null, version = 0, delay = 500, ws = null, refused = false;
     function show(text, cls) {
       if (!banner) return;
       banner.textContent = text;
@@ -95,6 +161,7 @@ const Table = (() => {
       };
       ws.onclose = (ev) => {
         if (ev.code === 4401 || ev.code === 4403) {
+          refused = true;
           show("The dealer's token was refused.", "bad");
           if (opts.onAuthFail) opts.onAuthFail(ev);
           return;
@@ -107,7 +174,14 @@ const Table = (() => {
     }
     show("Connecting…", "down");
     connect();
-    return { close: () => ws && ws.close() };
+    // reconnect(): start again (e.g. with a new token); a refused socket is not retried by itself.
+    return {
+      close: () => ws && ws.close(),
+      reconnect: () => {
+        if (refused) { refused = false; delay = 500; show("Connecting…", "down"); connect(); }
+        else if (ws) ws.close();
+      },
+    };
   }
 
   // A POST carrying the dealer's token; resolves to {ok, data}.
@@ -126,5 +200,10 @@ const Table = (() => {
     return { ok: res.ok, status: res.status, data };
   }
 
-  return { token, askToken, el, cardImg, fmt, signed, live, post, TOKEN_KEY };
+  function storedToken() {
+    return sessionStorage.getItem(TOKEN_KEY);
+  }
+
+  return { token, storedToken, tokenForm, message, plural, el, cardImg, fmt, signed, live, post,
+           TOKEN_KEY };
 })();

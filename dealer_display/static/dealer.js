@@ -16,11 +16,10 @@
 
   async function command(path, body) {
     const r = await post(path, body);
-    const msg = r.data.message || r.data.detail || (r.ok ? "Done" : "Refused");
     if (r.status === 401 || r.status === 403) {
-      Table.askToken("The dealer's token was refused. Dealer's token:");
+      Table.tokenForm(r.status === 401 ? "missing" : "refused", connect);
     }
-    toast(typeof msg === "string" ? msg : JSON.stringify(msg), !r.ok);
+    toast(Table.message(r), !r.ok);
     return r;
   }
 
@@ -68,7 +67,10 @@
     }
   }
 
-  // Two taps: a rank, then a suit, sends the card.
+  // Two taps: a rank, then a suit, sends the card.  The rank is forgotten as
+  // soon as a suit is tapped, and the picker redrawn at once, whatever the
+  // table answers: a refused card must not leave a rank lit that is no longer
+  // chosen (a second suit tap used to send "nullD").
   function cardPicker(prompt) {
     const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
     const suits = [["C", "♣"], ["D", "♦"], ["H", "♥"], ["S", "♠"]];
@@ -81,7 +83,10 @@
         el("button", { disabled: !pickedRank, dataset: { suit: s }, "aria-label": s,
                        style: "color:" + ("DH".includes(s) ? "#c8102e" : "#1a1a1a"),
                        onclick: async () => {
-                         const code = pickedRank + s; pickedRank = null;
+                         if (!pickedRank) return;
+                         const code = pickedRank + s;
+                         pickedRank = null;
+                         render(current);
                          await command("/api/confirm-card", { code });
                        } }, sym))),
     ];
@@ -216,12 +221,17 @@
       el("li", { class: l.up ? "" : "status-bust" }, `${name}: ${l.up ? "up" : "DOWN"}` + (l.reboots ? ` (${l.reboots} reboots)` : ""))));
   }
 
-  let token = Table.token() || Table.askToken("Dealer's token (printed by the table at start):");
-  Table.live("/ws/dealer", render, {
-    hello: () => ({ token: sessionStorage.getItem(Table.TOKEN_KEY) || "" }),
-    onAuthFail: () => {
-      token = Table.askToken("The dealer's token was refused. Dealer's token:");
-      if (token) setTimeout(() => location.reload(), 100);
-    },
-  });
+  // The token comes from the address (/dealer#token=...), from this tab's
+  // storage, or from the in-page form; a refused one brings the form back
+  // with the reason, and nothing is retried until the dealer enters another.
+  let link = null;
+  function connect() {
+    if (link) { link.reconnect(); return; }
+    link = Table.live("/ws/dealer", render, {
+      hello: () => ({ token: Table.storedToken() || "" }),
+      onAuthFail: () => Table.tokenForm("refused", connect),
+    });
+  }
+  if (Table.token()) connect();
+  else Table.tokenForm("missing", connect);
 })();

@@ -2,7 +2,7 @@
 // against the rules engine and keeps the score.
 "use strict";
 (() => {
-  const { el, cardImg, fmt, post } = Table;
+  const { el, cardImg, fmt, plural, post } = Table;
   const $ = (id) => document.getElementById(id);
   let session = null;
 
@@ -17,16 +17,24 @@
   async function call(path, body) {
     const r = await post(path, body);
     if (r.status === 401 || r.status === 403) {
-      Table.askToken("The dealer's token is needed for training. Dealer's token:");
-      toast("Token refused: try again.", true);
+      Table.tokenForm(r.status === 401 ? "missing" : "refused",
+                      () => toast("Token saved: try again."));
       return null;
     }
-    if (!r.ok) { toast(r.data.message || r.data.detail || "Refused", true); return null; }
+    if (!r.ok) { toast(Table.message(r), true); return null; }
     return r.data;
   }
 
   function cards(list) {
     return el("div", { class: "cards" }, (list || []).map((c) => cardImg({ card: c.code, up: c.face_up })));
+  }
+
+  // A hand's standing in words, from the engine's flags.
+  function standing(h) {
+    if (h.bust) return el("span", { class: "status-bust" }, "bust");
+    if (h.pontoon) return el("span", { class: "status-pontoon" }, "pontoon");
+    if (h.five_card_trick) return el("span", { class: "status-five_card" }, "five-card trick");
+    return null;
   }
 
   function dealButtons(name) {
@@ -38,6 +46,7 @@
   }
 
   async function act(what, body) {
+    if (!session || session.phase === "over") return;
     const v = await call(`/api/training/${session.id}/${what}`, body);
     if (v) render(v);
   }
@@ -49,14 +58,18 @@
     $("task").hidden = false;
     $("progress").replaceChildren("Deal ", el("b", {}, v.deal || "–"), " · ", v.rules);
     $("banker").replaceChildren("Bank: ", el("b", {}, v.banker || "–"));
-    $("score").textContent = `${v.score}% (${v.mistakes} mistakes in ${v.checks} checks)`;
-    $("task").textContent = v.phase === "settle" ? "The deal is over: settle it."
-      : v.phase === "over" ? "Session over." : "Deal the next card, and expose any bust hand.";
+    $("score").textContent = `${v.score}% (${plural(v.mistakes, "mistake")} in ${plural(v.checks, "check")})`;
+    $("task").textContent = v.task;
     const dealing = v.phase === "deal";
-    $("bank").replaceChildren(
+    const b = v.bank;
+    // Element.replaceChildren writes a null as the text "null": only nodes and strings here.
+    $("bank").replaceChildren(...[
       el("h2", {}, v.house_dealer ? "Dealer" : `Bank · ${v.banker}`,
-        v.bank.total !== null ? el("span", { class: "muted" }, ` · ${v.bank.total}`) : ""),
-      cards(v.bank.cards), dealing ? dealButtons(v.banker) : null);
+        b.total !== null ? el("span", { class: "muted" }, ` · ${b.total}`) : null),
+      cards(b.cards),
+      el("div", { class: "facts", id: "bank-standing" }, standing(b)),
+      dealing ? dealButtons(v.banker) : null,
+    ].filter(Boolean));
     $("seats").replaceChildren(...v.seats.filter((s) => !s.banker).map((s) =>
       el("article", { class: "seat", dataset: { seat: s.name } },
         el("h3", {}, s.name),
@@ -64,6 +77,7 @@
           cards(h.cards),
           el("div", { class: "facts" }, el("span", {}, "Stake ", el("b", {}, fmt(h.stake))),
             h.cards.length ? el("span", {}, "Total ", el("b", {}, h.total)) : null,
+            standing(h),
             dealing && h.cards.length >= 2 ? el("button", { class: "quiet", dataset: { expose: s.name, hand: h.hand },
               onclick: () => act("expose", { seat: s.name, hand: h.hand }) }, "Expose bust") : null))),
         dealing ? dealButtons(s.name) : null)));
@@ -83,21 +97,33 @@
         f.ok ? "✓ " + f.text : el("span", {}, el("b", {}, "✗ " + f.label), el("br"), "You: " + f.text,
           el("br"), "Correct: " + f.correct))));
     $("log").replaceChildren(...v.log.map((l) => el("li", {}, l)));
+    $("btn-end").disabled = v.phase === "over";
     if (v.phase === "over") showReport();
   }
 
+  // The report goes at the top of the page, in view: the session is over and
+  // the deal controls are gone.
   async function showReport() {
-    const r = await fetch(`/api/training/${session.id}/report`).then((x) => x.json());
-    $("report").hidden = false;
-    $("report").replaceChildren(
-      el("h2", {}, "Session report"),
+    const res = await fetch(`/api/training/${session.id}/report`);
+    if (!res.ok) { toast("The report could not be loaded.", true); return; }
+    const r = await res.json();
+    const box = $("report");
+    box.hidden = false;
+    box.replaceChildren(
+      el("h2", { id: "report-title", tabindex: "-1" }, "Session report"),
       el("p", { class: "score" }, `${r.score}%`),
-      el("p", {}, `${r.deals} deals · ${r.checks} checks · ${r.mistakes} mistakes`),
-      el("table", { class: "report" },
-        el("tr", {}, el("th", {}, "Mistake"), el("th", {}, "Count")),
-        r.by_kind.map((k) => el("tr", { dataset: { kind: k.kind } }, el("td", {}, k.label), el("td", {}, k.count)))),
-      el("p", {}, el("a", { href: `/api/training/${session.id}/report?format=csv`, style: "color:var(--accent)" }, "Download CSV"),
-        " · ", el("a", { href: `/api/training/${session.id}/report`, style: "color:var(--accent)" }, "JSON")));
+      el("p", {}, `${plural(r.deals, "deal")} · ${plural(r.checks, "check")} · ${plural(r.mistakes, "mistake")}`),
+      r.by_kind.length
+        ? el("table", { class: "report" },
+          el("tr", {}, el("th", {}, "Mistake"), el("th", {}, "Count")),
+          r.by_kind.map((k) => el("tr", { dataset: { kind: k.kind } }, el("td", {}, k.label), el("td", {}, k.count))))
+        : el("p", {}, "No mistakes."),
+      el("p", { class: "controls" },
+        el("a", { href: `/api/training/${session.id}/report?format=csv`, style: "color:var(--accent)" }, "Download CSV"),
+        el("a", { href: `/api/training/${session.id}/report`, style: "color:var(--accent)" }, "JSON"),
+        el("button", { class: "primary", id: "btn-again", onclick: () => location.reload() }, "New session")));
+    window.scrollTo({ top: 0 });  // the report is the first thing under the header
+    $("report-title").focus({ preventScroll: true });
   }
 
   $("btn-start").addEventListener("click", async () => {
@@ -111,8 +137,11 @@
     await act("settle", { payouts, next_banker: session.house_dealer ? null : $("next-banker").value });
   });
   $("btn-end").addEventListener("click", async () => {
+    if (!session || session.phase === "over") return;  // nothing started, or already over
     const r = await call(`/api/training/${session.id}/end`, {});
-    if (r) { session.phase = "over"; showReport(); }
+    if (!r) return;
+    const res = await fetch(`/api/training/${session.id}`);
+    if (res.ok) render(await res.json());
   });
-  Table.token();
+  if (!Table.token()) Table.tokenForm("missing", () => {});
 })();
