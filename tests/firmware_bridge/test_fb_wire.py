@@ -6,8 +6,8 @@ import os
 import random
 
 import pytest
-from hypothesis import given, settings
 from cobs import cobs
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.wire import (
