@@ -4,14 +4,13 @@ A deal is played through the dealer page's own controls (Next deal, the stake
 and decision buttons, the two-tap card entry, Bank stays) on a hand-run table
 served by ``python -m dealer_display`` (the real rules engine behind the real
 app), and after each step the dealer page, the public page and the training
-page are checked for what they must (and must not) show.  When the
-controller's bot table is present, ``pontoon-table sim`` is opened too, with
-its emulated panels playing.  Screenshots go to ``test-artifacts/``.
+page are checked for what they must (and must not) show.  ``pontoon-table
+sim`` (the controller's bot table) is opened too, with its emulated panels
+playing.  Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import signal
@@ -257,15 +256,11 @@ def test_training_page_scores_and_reports(browser: object) -> None:
         stop(proc)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("controller.commands.sim_table") is None,
-    reason="the controller's bot table (pontoon-table sim) is not built yet",
-)
 def test_the_simulated_table_plays_live(browser: object) -> None:
     expect = sync_api.expect
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start([str(ROOT / ".venv/bin/pontoon-table"), "sim", "--port", str(port), "--token",
+    proc = start([sys.executable, "-m", "controller.cli", "sim", "--port", str(port), "--token",
                   TOKEN, "--pace", "0.05", "--seed", "2"], base)
     try:
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import random
 import signal
 import sqlite3
 import subprocess
@@ -199,6 +198,26 @@ def check_history(game: dict[str, Any], packs: int = 1) -> None:
     assert game["balances"] == {name: total.get(name, 0) for name in game["balances"]}
 
 
+def freeze_with_the_gate_open(table: Table, timeout: float = 120) -> tuple[dict[str, Any], bool]:
+    """SIGSTOP the controller at a moment the shoe's gate is open; the shoe's
+    report then, and whether the card it was open for has already been pulled
+    (more cards out than while the gate was last seen locked)."""
+    deadline = time.monotonic() + timeout
+    out_while_locked: int | None = None
+    while time.monotonic() < deadline:
+        seen = table.report()
+        if seen["gate_locked"]:
+            out_while_locked = seen["cards_out"]
+            continue
+        table.run.kill(signal.SIGSTOP)
+        frozen = table.report()
+        if not frozen["gate_locked"]:
+            pulled = out_while_locked is not None and frozen["cards_out"] > out_while_locked
+            return frozen, pulled
+        table.run.kill(signal.SIGCONT)  # it closed in between: watch on
+    pytest.fail(f"the shoe's gate was never seen open in {timeout:g} s; report {table.report()}")
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     t = Table(tmp_path)
@@ -219,24 +238,17 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
 
     # Freeze the controller while the shoe's gate is open for a card, let the
     # dealer pull it, then kill: the card left the shoe but never reached the journal.
-    # The shoe's own gate says when: a frozen controller cannot close it, so
-    # freezing at random moments and looking finds one (the gate is open for a
-    # few milliseconds a card, too short to catch reliably through the display).
-    probe = random.Random(7)
+    # The shoe's own gate says when: a frozen controller cannot close it.  The
+    # gate is open for a few milliseconds a card (too short to catch through the
+    # display), so the shoe is watched until it is seen open, and the controller
+    # frozen at once; if it closed in between, the watch goes on.
     for _attempt in range(3):
-        for _probe in range(1000):
-            table.run.kill(signal.SIGSTOP)
-            frozen = table.report()
-            if not frozen["gate_locked"]:
-                break
-            table.run.kill(signal.SIGCONT)
-            time.sleep(probe.uniform(0.0, 0.03))
-        else:
-            pytest.fail(f"the shoe's gate was never found open; report {frozen}")
-        out_before = frozen["cards_out"]
-        deadline = time.monotonic() + 5
-        while table.report()["cards_out"] == out_before and time.monotonic() < deadline:
-            time.sleep(0.05)
+        frozen, pulled = freeze_with_the_gate_open(table)
+        if not pulled:  # the dealer pulls once the gate is open (at once: no human time)
+            deadline = time.monotonic() + 20
+            while (table.report()["cards_out"] == frozen["cards_out"]
+                   and time.monotonic() < deadline):
+                time.sleep(0.02)
         table.run.kill(signal.SIGKILL)
         journalled = dealt_in_journal(table.journal)
         at_kill_report = table.report()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
+import asyncio
 import json
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
@@ -170,5 +171,17 @@ def test_dealer_socket_needs_the_token_first(client: TestClient, table: ManualTa
         assert "code" in ann["hands"][0]["cards"][0]
 
 
-def test_server_binds_to_localhost_by_default() -> None:
-    assert inspect.signature(app_module.serve).parameters["host"].default == "127.0.0.1"
+def test_server_binds_to_localhost_by_default(
+    monkeypatch: pytest.MonkeyPatch, table: ManualTable
+) -> None:
+    """What uvicorn is told to bind when the caller names no host."""
+    import uvicorn
+
+    bound: list[str] = []
+
+    async def no_listening(server: uvicorn.Server, *args: object, **kwargs: object) -> None:
+        bound.append(server.config.host)
+
+    monkeypatch.setattr(uvicorn.Server, "serve", no_listening)
+    asyncio.run(app_module.serve(app_module.create_app(table, token=TOKEN)))
+    assert bound == ["127.0.0.1"]

@@ -115,15 +115,19 @@ def test_snapshot_url_and_extra_json(
 
 
 def test_an_unwatched_camera_takes_no_frames(stream: CameraStream, camera: SimCamera) -> None:
-    time.sleep(0.2)
+    """Nobody watching: not one frame over a real 0.4 s (a loaded machine can
+    only make the window longer, which proves more).  Watched: frames come
+    (about 25 a second; only their coming is checked, not their rate)."""
     before = camera.frames_grabbed
     time.sleep(0.4)
     assert camera.frames_grabbed == before
     source = LiveCaptureSource(stream.url)
     try:
         assert source.wait_connected(5)
-        time.sleep(0.4)
-        assert camera.frames_grabbed - before >= 5  # ~25 fps while watched
+        deadline = time.monotonic() + 10
+        while camera.frames_grabbed - before < 5 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert camera.frames_grabbed - before >= 5
     finally:
         source.release()
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
-import inspect
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -152,11 +151,27 @@ def test_dealer_socket_refuses_a_missing_or_wrong_token(
         assert closed["type"] == "websocket.close" and closed["code"] == 4403
 
 
-def test_dealer_socket_with_the_token_gets_the_full_view(client: TestClient) -> None:
+def test_dealer_socket_with_the_token_gets_the_full_view(
+    client: TestClient, table: ManualTable
+) -> None:
+    """After the first round (house rules: every card face down), the dealer's
+    socket names each card dealt, which the public view must not."""
+    assert client.post("/api/next-deal", headers=GOOD).json()["ok"]
+    dealt = []
+    for _ in range(4):  # Ann, Bob, Cat, then the bank (Dan)
+        dealt.append(str(table.state.pack.peek()))
+        assert client.post("/api/confirm-card", json={"code": dealt[-1]}, headers=GOOD).json()["ok"]
     with client.websocket_connect("/ws/dealer") as ws:
         ws.send_text(json.dumps({"token": TOKEN}))
         message = ws.receive_json()
-        assert message.get("type") != "error"
+    assert message["type"] == "snapshot"
+    assert message["view"] == client.get("/api/dealer", headers=GOOD).json()
+    seen = [card for seat in message["view"]["seats"] for hand in seat["hands"]
+            for card in hand["cards"]] + message["view"]["bank"]["cards"]
+    assert sorted(c["code"] for c in seen) == sorted(dealt)
+    assert not any(c["face_up"] for c in seen)
+    public = json.dumps(client.get("/api/public").json())
+    assert not any(f'"{code}"' in public for code in dealt)
 
 
 def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,8 +214,19 @@ def test_no_token_is_compared_with_a_plain_equality() -> None:
     assert not found, found
 
 
-def test_the_server_binds_to_localhost_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
+def test_the_server_binds_to_localhost_by_default(
+    monkeypatch: pytest.MonkeyPatch, table: ManualTable
+) -> None:
+    import uvicorn
+
+    bound: list[str] = []
+
+    async def no_listening(server: uvicorn.Server, *args: Any, **kwargs: Any) -> None:
+        bound.append(server.config.host)
+
+    monkeypatch.setattr(uvicorn.Server, "serve", no_listening)
+    asyncio.run(serve(create_app(table, token=TOKEN)))
+    assert bound == ["127.0.0.1"]  # what uvicorn is told to bind, left to the default
     assert DisplayConfig(token="x" * 12).host == "127.0.0.1"
     import argparse
 

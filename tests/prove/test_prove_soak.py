@@ -90,8 +90,12 @@ def test_a_stalled_game_leaves_a_trace_that_tells_its_story(
     assert text.startswith(f"house seed {doc['seed']}: RuntimeError")
     assert "presses CONFIRM for PlaceStake" in text  # a person's press
     assert "panel shows [" in text  # a panel's lamps and text
-    last = text.rstrip().splitlines()[-1]
     assert "table: phase first_card" in text and "CardNeed" in text
-    assert last  # the story ends where the table stuck, not empty
+    # The story ends where the table stuck: five cards were let out (the first
+    # round of four, then one), so the last state recorded is the second round
+    # waiting, gate open, for a card the dealer never pulls.
+    last_state = [line for line in text.splitlines() if " table: phase " in line][-1]
+    assert "table: phase second_card, need CardNeed(" in last_state, last_state
+    assert last_state.endswith("gate open"), last_state
     # the recorder leaves the loggers as it found them
     assert {name: logging.getLogger(name).level for name in soak.TRACED} == levels

@@ -53,12 +53,19 @@ def test_a_deck_learned_through_the_camera_reads_that_deck() -> None:
     assert "That is the queen of hearts: show the seven of spades" in dealer.heard
     assert sum(h.startswith("Learned the ") for h in dealer.heard) == 52
 
+    # The profile must read the deck, not merely avoid misreading it: an unsure
+    # read is allowed now and then (the table then asks the dealer), a wrong
+    # one never, and most of the dozen must be read.
     reader = Recognizer(profile)
     live = SimCamera("builtin:modern", preset="normal", seed=11)
     rng = np.random.default_rng(5)
+    right = 0
     for code in rng.choice(CARD_CODES, size=12, replace=False):
         live.show(str(code))
-        assert reader.read(live.grab()).card in (str(code), None)  # type: ignore[arg-type]
+        card = reader.read(live.grab()).card
+        assert card in (str(code), None), (code, card)
+        right += card == str(code)
+    assert right >= 10
 
 
 def test_a_camera_that_stops_is_a_clear_error_not_a_hang() -> None:
@@ -97,15 +104,22 @@ def test_cli_calibrates_from_a_camera_source_and_reads_with_the_profile(tmp_path
     assert "Show the ace of clubs (1 of 52)" in done.stdout
     assert profile.exists()
 
-    camera = SimCamera("builtin:classic", preset="normal", seed=4)
-    image = tmp_path / "QD.png"
-    camera.show("QD")
     import cv2
 
-    cv2.imwrite(str(image), camera.grab())
-    read = _cli("vision", "read", "--profile", str(profile), str(image), "--json")
+    camera = SimCamera("builtin:classic", preset="normal", seed=4)
+    shown = ["QD", "7C", "AS", "TH"]
+    images = []
+    for code in shown:
+        camera.show(code)
+        images.append(str(tmp_path / f"{code}.png"))
+        cv2.imwrite(images[-1], camera.grab())
+    read = _cli("vision", "read", "--profile", str(profile), *images, "--json")
     assert read.returncode == 0, read.stderr
-    assert json.loads(read.stdout)["card"] in ("QD", None)
+    cards = [json.loads(line)["card"] for line in read.stdout.splitlines()]
+    # never a wrong card; an unsure one at most (the exit code is 0 either way)
+    assert len(cards) == len(shown)
+    assert all(card in (code, None) for code, card in zip(shown, cards, strict=True)), cards
+    assert sum(card == code for code, card in zip(shown, cards, strict=True)) >= 3, cards
 
 
 def test_cli_calibrate_wants_either_a_folder_or_a_camera(tmp_path: Path) -> None:
