@@ -4,10 +4,10 @@ the wanted device state and snapshots out.
 Like a sans-I/O protocol, :class:`TableCore` never touches a port, a camera or
 a clock.  The asyncio wiring (:mod:`controller.table`) feeds it events (a card
 left the shoe, the camera read it, a button was pressed, a link went down),
-then reads :meth:`TableCore.outputs` (gate, lamps, panel texts) and
-:meth:`TableCore.snapshot` and pushes whatever changed.  Outputs are *wanted
-state*, not commands, so a rebooted device is simply given the wanted state
-again.
+then reads :meth:`TableCore.outputs` (gate, lamps, panel texts) and the
+snapshot (:func:`controller.snapshot.build_snapshot`, which reads the core) and
+pushes whatever changed.  Outputs are *wanted state*, not commands, so a
+rebooted device is simply given the wanted state again.
 
 Every change to the game goes through :meth:`TableCore._record`: the engine
 action is written to the journal, and applied to the engine inside the same
@@ -27,7 +27,7 @@ from typing import Any
 from controller.journal import Journal
 from controller.machine import TableMachine
 from controller.panel_ux import DEALER, PanelUx, PanelView
-from controller.publish import CommandResult, TableSnapshot
+from controller.publish import CommandResult
 from controller.rules import (
     Action,
     BankDecide,
@@ -654,14 +654,6 @@ class TableCore:
             int(Light.READY) if not self.gate_locked() else int(Light.WAIT)
         )
         return Outputs(self.gate_locked(), shoe_lights, panels)
-
-    # -- the snapshot -------------------------------------------------------------------
-
-    def snapshot(self, outputs: Outputs | None = None) -> TableSnapshot:
-        """The display's snapshot; ``outputs`` when the caller has just computed them."""
-        from controller.snapshot import build_snapshot
-
-        return build_snapshot(self, outputs)
 
 
 _COMMANDS = frozenset(

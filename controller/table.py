@@ -32,6 +32,7 @@ from controller.core import (
     TableCore,
 )
 from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.snapshot import build_snapshot
 from firmware_bridge import host
 from firmware_bridge.wire import Button
 
@@ -200,7 +201,7 @@ class Table:
             if pusher is not None:
                 pusher.want((view.text, view.lights))
         self.generation += 1
-        self.publisher.publish(self.core.snapshot(outputs))
+        self.publisher.publish(build_snapshot(self.core, outputs))
         self._notify()
 
     def pushed(self) -> dict[str, tuple[Any, Any]]:
@@ -371,7 +372,7 @@ class Table:
     # -- the TableLink --------------------------------------------------------------
 
     def snapshot(self) -> TableSnapshot:
-        return self.publisher.latest or self.core.snapshot()
+        return self.publisher.latest or build_snapshot(self.core)
 
     async def command(self, name: str, **args: Any) -> CommandResult:
         result = self.core.command(name, **args)

@@ -258,7 +258,7 @@ def test_training_page_scores_and_reports(browser: object) -> None:
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("controller.commands.sim_table") is None,
+    importlib.util.find_spec("hardware_sim.table.bot_table") is None,
     reason="the controller's bot table (pontoon-table sim) is not built yet",
 )
 def test_the_simulated_table_plays_live(browser: object) -> None:

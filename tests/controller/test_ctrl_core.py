@@ -18,6 +18,7 @@ from controller.core import (
 from controller.journal import Journal
 from controller.rules import CardNeed, DecisionNeed
 from controller.scenario import result_json
+from controller.snapshot import build_snapshot
 from firmware_bridge.wire import Button, button_light
 
 HOUSE = next(p for p in SCENARIOS if p.name == "house-split-transfer.json")
@@ -52,7 +53,7 @@ def test_unsure_card_holds_until_the_dealer_confirms() -> None:
     assert core.machine.hold_state == "unsure_card"
     assert core.journal.head == head, "an unsure card is never guessed"
     assert core.gate_locked()
-    snap = core.snapshot()
+    snap = build_snapshot(core)
     assert snap["hold"]["reason"] == "unsure_card"
     assert "glare" in snap["hold"]["message"]
     assert not core.confirm_card("ZZ").ok
@@ -77,7 +78,7 @@ def test_impossible_reading_asks_the_dealer() -> None:
     core.handle(CardOut(7))
     core.handle(CardRead(7, gone))
     assert core.machine.hold_state == "unsure_card"
-    assert f"{gone} is not in the shoe" in core.snapshot()["hold"]["message"]
+    assert f"{gone} is not in the shoe" in build_snapshot(core)["hold"]["message"]
 
 
 def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
@@ -88,7 +89,7 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
     core.handle(CardOut(500))
     core.handle(CardRead(500, str(core.state.pack.peek())))
     assert core.machine.hold_state == "misdeal"
-    alarm = core.snapshot()["alarms"][0]
+    alarm = build_snapshot(core)["alarms"][0]
     assert {c["id"] for c in alarm["choices"]} == {"return", "void"}
     assert core.journal.head == head
     assert not core.misdeal("burn").ok
@@ -118,7 +119,7 @@ def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
     assert all(
         not (view.lights & button_light(Button.TWIST)) for view in core.outputs().panels.values()
     )
-    assert core.snapshot()["hold"]["message"].startswith("Lost the link to shoe")
+    assert build_snapshot(core)["hold"]["message"].startswith("Lost the link to shoe")
     assert core.journal.head == 5
     core.handle(LinkChanged("shoe", True))
     assert core.machine.running
@@ -163,11 +164,11 @@ def test_rebuild_from_the_journal_resumes_at_every_point(path: Path, tmp_path: P
         journal_path = tmp_path / f"j{cut}.sqlite"
         first = new_core(path, Journal(journal_path))
         drive(first, path, stop_after=cut)
-        snapshot = first.snapshot()
+        snapshot = build_snapshot(first)
         first.journal.close()
         again = new_core(path, Journal(journal_path))
         assert again.state == first.state
         assert again.phase() == first.phase()
-        assert again.snapshot()["seats"] == snapshot["seats"]
+        assert build_snapshot(again)["seats"] == snapshot["seats"]
         again.journal.close()
     assert result_json(total.state) == whole
