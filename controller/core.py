@@ -61,9 +61,7 @@ from controller.rules import (
     new_game,
     pending,
 )
-from firmware_bridge.wire import Button, Light
-
-DEALER_ADDRESS = 15
+from firmware_bridge.wire import ADDRESS_DEALER, Button, Light
 
 # -- events --------------------------------------------------------------------------
 
@@ -181,6 +179,14 @@ class Alarm:
     card: str | None = None
 
 
+#: the hold each kind of alarm puts on the table (``Alarm.kind`` -> a machine hold)
+ALARM_HOLDS: dict[str, str] = {
+    "jam": "gate_jammed",
+    "lost": "events_lost",
+    "misdeal": "misdeal",
+}
+
+
 def _choice(id_: str, label: str) -> dict[str, str]:
     return {"id": id_, "label": label}
 
@@ -273,12 +279,8 @@ class TableCore:
     def _record(self, action: Action, meta: Mapping[str, Any] | None = None) -> None:
         """Journal, then apply (inside the journal's transaction); IllegalAction if refused."""
         if not self.is_legal(action):
-            try:  # the engine words the refusal; it changes nothing when it refuses
-                apply(self.state.copy(), action)
-            except IllegalAction:
-                raise
+            apply(self.state.copy(), action)  # the engine words the refusal, if it can
             raise IllegalAction("that is not possible now")
-        before = len(self.state.results)
         self.journal.append(
             action_to_dict(action), meta, effect=lambda: apply(self.state, action)
         )
@@ -286,8 +288,6 @@ class TableCore:
         self.refusals.clear()
         if isinstance(action, DealCard):
             self.counters["cards"] += 1
-        if len(self.state.results) > before and isinstance(action, VoidDeal | DealCard):
-            pass
         self._sync_machine()
 
     def try_action(self, action: Action, meta: Mapping[str, Any] | None = None) -> CommandResult:
@@ -388,10 +388,10 @@ class TableCore:
         self._alarm_no += 1
         alarm = Alarm(f"{kind}-{self._alarm_no}", kind, message, choices, card)
         self.alarms[alarm.id] = alarm
-        self.machine.hold("misdeal", message, choices)
+        self.machine.hold(ALARM_HOLDS[kind], message, choices)
 
     def _button(self, event: ButtonPressed) -> None:
-        if event.address == DEALER_ADDRESS:
+        if event.address == ADDRESS_DEALER:
             self._dealer_button(event.button)
             return
         person = self.by_address.get(event.address)
@@ -430,20 +430,20 @@ class TableCore:
                 self.pause()
             return
         if not self.machine.running:
-            self._refuse(DEALER_ADDRESS, "Table held: see the display")
+            self._refuse(ADDRESS_DEALER, "Table held: see the display")
             return
         if button is Button.NEXT:
             result = self.next_deal()
             if not result.ok:
-                self._refuse(DEALER_ADDRESS, result.message)
+                self._refuse(ADDRESS_DEALER, result.message)
             return
         press = self.ux.press(DEALER, button, self.need(), self.legal(), banker=self.state.banker)
         if press.refusal is not None:
-            self._refuse(DEALER_ADDRESS, press.refusal)
+            self._refuse(ADDRESS_DEALER, press.refusal)
         elif press.action is not None:
             result = self.try_action(press.action, {"source": "dealer panel"})
             if not result.ok:
-                self._refuse(DEALER_ADDRESS, result.message)
+                self._refuse(ADDRESS_DEALER, result.message)
 
     def _link(self, event: LinkChanged) -> None:
         info = self.links.setdefault(event.device, {"up": True, "reboots": 0, "drops": 0})
@@ -533,8 +533,8 @@ class TableCore:
             if not result.ok:
                 return result
         del self.alarms[alarm.id]
-        if not self.alarms:
-            self.machine.release("misdeal")
+        if all(other.kind != alarm.kind for other in self.alarms.values()):
+            self.machine.release(ALARM_HOLDS[alarm.kind])
         self._drain()
         return CommandResult.done(f"{alarm.kind}: {choice}")
 
@@ -569,7 +569,7 @@ class TableCore:
         self.reads.clear()
         self.unsure = None
         self.alarms.clear()
-        for reason in ("unsure_card", "misdeal"):
+        for reason in ("unsure_card", *ALARM_HOLDS.values()):
             self.machine.release(reason)
         self.machine.reset(self.phase())
         return CommandResult.done("new game")
@@ -649,7 +649,7 @@ class TableCore:
         dealer = self.ux.dealer_view(need, legal, holding=not running)
         if running and self.phase() in ("settlement", "void_deal", "between_deals"):
             dealer = PanelView(dealer.lights | (1 << (Button.NEXT - 1)), dealer.text)
-        panels[DEALER_ADDRESS] = dealer
+        panels[ADDRESS_DEALER] = dealer
         shoe_lights = int(Light.ALARM) if not running else (
             int(Light.READY) if not self.gate_locked() else int(Light.WAIT)
         )

@@ -26,6 +26,7 @@ from controller.rules import (
     ShootNeed,
     StakeNeed,
 )
+from firmware_bridge.wire import ADDRESS_DEALER
 
 
 def _num(value: Any) -> Any:
@@ -202,7 +203,7 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
     limit = state.rules.counted_deals
     pack_left = len(state.pack)
     packs = state.pack.packs
-    dealer_panel = outputs.panels.get(15)
+    dealer_panel = outputs.panels.get(ADDRESS_DEALER)
     return {
         "table": core.setup.table,
         "rules": state.rules.preset,

@@ -15,12 +15,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from controller.core import (
-    DEALER_ADDRESS,
     ButtonPressed,
     CardOut,
     CardRead,
@@ -34,13 +33,44 @@ from controller.core import (
 from controller.publish import CommandResult, Publisher, TableSnapshot
 from controller.snapshot import build_snapshot
 from firmware_bridge import host
-from firmware_bridge.wire import Button
+from firmware_bridge.wire import ADDRESS_DEALER, Button
 
 log = logging.getLogger(__name__)
 
 
 class Camera(Protocol):
     def grab(self) -> Any: ...
+
+
+class PanelLink(Protocol):
+    """A seat or dealer panel as the table drives it (``firmware_bridge.drivers.SeatPanel``)."""
+
+    async def set_text(self, text: str) -> None: ...
+
+    async def set_lights(self, mask: int) -> None: ...
+
+    def events(self) -> AsyncIterator[host.HostEvent]: ...
+
+
+class ShoeLink(Protocol):
+    """The shoe as the table drives it (``firmware_bridge.drivers.Shoe``, or
+    :class:`controller.shoe_feed.JournalledShoe` around one)."""
+
+    async def set_gate(self, locked: bool) -> None: ...
+
+    async def set_lights(self, mask: int) -> None: ...
+
+    def events(self) -> AsyncIterator[host.HostEvent]: ...
+
+
+class BusLink(Protocol):
+    """The panel bus (``firmware_bridge.drivers.PanelBus``): seats by address, the dealer."""
+
+    @property
+    def seats(self) -> Mapping[int, PanelLink]: ...
+
+    @property
+    def dealer(self) -> PanelLink | None: ...
 
 
 class Reader(Protocol):
@@ -86,7 +116,7 @@ class _Pusher:
                 self.dirty.set()
 
 
-def _panel_sender(panel: Any) -> Callable[[Any], Any]:
+def _panel_sender(panel: PanelLink) -> Callable[[Any], Any]:
     """Text first, then lamps: a person who sees a lamp light reads a current text."""
     last: dict[str, Any] = {}
 
@@ -113,8 +143,8 @@ class Table:
         self,
         core: TableCore,
         *,
-        shoe: Any = None,
-        bus: Any = None,
+        shoe: ShoeLink | None = None,
+        bus: BusLink | None = None,
         camera: Camera | None = None,
         recognizer: Reader | None = None,
         frames: int = 3,
@@ -150,11 +180,11 @@ class Table:
             self._pushers.update({"gate": gate, "shoe_lights": lights})
             self._spawn(self._device_events("shoe", self.shoe))
         if self.bus is not None:
-            panels = dict(self.bus.seats)
+            panels: dict[int, PanelLink] = dict(self.bus.seats)
             if self.bus.dealer is not None:
-                panels[DEALER_ADDRESS] = self.bus.dealer
+                panels[ADDRESS_DEALER] = self.bus.dealer
             for address, panel in panels.items():
-                name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
+                name = "dealer panel" if address == ADDRESS_DEALER else f"seat {address}"
                 self._pushers[f"panel {address}"] = _Pusher(name, _panel_sender(panel))
                 self._spawn(self._panel_events(address, panel))
         for pusher in self._pushers.values():
@@ -253,7 +283,7 @@ class Table:
 
     # -- inputs -------------------------------------------------------------------
 
-    async def _device_events(self, name: str, device: Any) -> None:
+    async def _device_events(self, name: str, device: ShoeLink) -> None:
         async for event in device.events():
             self._on_device_event(name, event)
 
@@ -279,8 +309,8 @@ class Table:
             lost = event.last_event_no - event.first_event_no + 1
             self.feed(LinkChanged(name, True, events_lost=lost, reason=event.reason))
 
-    async def _panel_events(self, address: int, panel: Any) -> None:
-        name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
+    async def _panel_events(self, address: int, panel: PanelLink) -> None:
+        name = "dealer panel" if address == ADDRESS_DEALER else f"seat {address}"
         async for event in panel.events():
             if isinstance(event, host.ButtonPressed):
                 try:

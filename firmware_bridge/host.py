@@ -209,6 +209,20 @@ class State(Enum):
     UP = "up"
 
 
+#: where a session may go from each state: HELLO again is a new identify
+#: attempt, a lost link starts over at HELLO, and closing is allowed anywhere
+_NEXT_STATES: dict[State, frozenset[State]] = {
+    State.CLOSED: frozenset({State.HELLO, State.CLOSED}),
+    State.HELLO: frozenset({State.HELLO, State.SYNCING, State.CLOSED}),
+    State.SYNCING: frozenset({State.UP, State.HELLO, State.CLOSED}),
+    State.UP: frozenset({State.HELLO, State.CLOSED}),
+}
+
+
+class SessionStateError(RuntimeError):
+    """The session was asked to move where its state diagram has no arrow: a bug."""
+
+
 @dataclass(frozen=True, slots=True)
 class EventCursor:
     """The last event delivered: what a restarted host resumes from."""
@@ -228,7 +242,7 @@ class _Inflight:
     handles: list[int]
 
 
-@dataclass
+@dataclass(eq=False)
 class HostSession:
     """One device, seen from the host.
 
@@ -297,7 +311,7 @@ class HostSession:
 
     def connection_lost(self, now: float, reason: str) -> None:
         self._go_down(reason)
-        self.state = State.CLOSED
+        self._enter(State.CLOSED)
 
     def close(self) -> None:
         """Fail every pending command; used when the driver is closed for good."""
@@ -312,7 +326,7 @@ class HostSession:
         self._waiting.clear()
         self._inflight.clear()
         self._dispenses.clear()
-        self.state = State.CLOSED
+        self._enter(State.CLOSED)
 
     def command(self, cmd: Command) -> int:
         """Ask for a command; returns a handle that a CommandDone/Failed will name.
@@ -421,12 +435,8 @@ class HostSession:
     # --- input -------------------------------------------------------------------
 
     def _frame_error(self, err: FrameError) -> None:
-        text = str(err)
-        if "CRC" in text:
-            self.counters.crc_errors += 1
-        else:
-            self.counters.bad_frames += 1
-        log.debug("%s: dropped a damaged frame: %s", self.name, text)
+        self.counters.frame_error(err)
+        log.debug("%s: dropped a damaged frame: %s", self.name, err)
 
     def receive_frame(self, frame: Frame, now: float) -> None:
         header = frame.header
@@ -524,7 +534,7 @@ class HostSession:
         self.info = DeviceInfo.from_reply(reply)
         self.device_last_event_no = reply.last_event_no
         self.link.reset()
-        self.state = State.SYNCING
+        self._enter(State.SYNCING)
         self._ping_at = now + self.config.ping_interval
         cursor = self.cursor
         lost = 0
@@ -618,7 +628,7 @@ class HostSession:
         else:
             log.error("%s: the device refused SYNC_EVENTS (code %d)", self.name, result.code)
         self.counters.events_lost += lost
-        self.state = State.UP
+        self._enter(State.UP)
         self._down_reported = False
         self._hello_interval = self.config.rto_initial
         if self._rebooted:
@@ -667,9 +677,17 @@ class HostSession:
 
     def _start_hello(self, now: float) -> None:
         self._nonce = (self._nonce % 0xFFFF) + 1
-        self.state = State.HELLO
+        self._enter(State.HELLO)
         self._hello_interval = self.config.rto_initial
         self._hello_at = now
+
+    def _enter(self, state: State) -> None:
+        """Every change of :attr:`state` goes through here, along an allowed arrow."""
+        if state not in _NEXT_STATES[self.state]:
+            raise SessionStateError(
+                f"{self.name}: a session cannot go from {self.state.name} to {state.name}"
+            )
+        self.state = state
 
     def _lost(self, now: float, reason: str) -> None:
         self._go_down(reason)

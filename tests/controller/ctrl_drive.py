@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from controller.core import (
-    DEALER_ADDRESS,
     ButtonPressed,
     CardOut,
     CardRead,
@@ -29,7 +28,7 @@ from controller.rules import (
     StartDeal,
 )
 from controller.scenario import ScenarioScript, load_scenario, result_json
-from firmware_bridge.wire import Button
+from firmware_bridge.wire import ADDRESS_DEALER, Button
 
 SCENARIOS = sorted(
     p for p in (Path(__file__).parent.parent / "scenarios").glob("*.json")
@@ -107,10 +106,10 @@ class Driver:
         elif isinstance(action, SellBank):
             assert core.sell_bank(action.to, action.price).ok
         elif isinstance(action, StartDeal):
-            core.handle(ButtonPressed(DEALER_ADDRESS, Button.NEXT))
+            core.handle(ButtonPressed(ADDRESS_DEALER, Button.NEXT))
         elif isinstance(action, BankDecide):
             button = Button.DRAW if action.word == "draw" else Button.STAY
-            core.handle(ButtonPressed(DEALER_ADDRESS, button))
+            core.handle(ButtonPressed(ADDRESS_DEALER, button))
         else:
             person = getattr(action, "player", None) or state.banker
             assert person is not None

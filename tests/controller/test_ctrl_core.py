@@ -8,10 +8,10 @@ import pytest
 from ctrl_drive import SCENARIOS, Driver, Refused, drive, expected, new_core
 
 from controller.core import (
-    DEALER_ADDRESS,
     ButtonPressed,
     CardOut,
     CardRead,
+    GateJammed,
     LinkChanged,
     TableCore,
 )
@@ -19,7 +19,8 @@ from controller.journal import Journal
 from controller.rules import CardNeed, DecisionNeed
 from controller.scenario import result_json
 from controller.snapshot import build_snapshot
-from firmware_bridge.wire import Button, button_light
+from dealer_display.views import public_view
+from firmware_bridge.wire import ADDRESS_DEALER, Button, button_light
 
 HOUSE = next(p for p in SCENARIOS if p.name == "house-split-transfer.json")
 
@@ -100,14 +101,36 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
 
 def test_misdeal_void_voids_the_deal() -> None:
     core = started(rows=5)
-    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))
+    core.handle(ButtonPressed(ADDRESS_DEALER, Button.PAUSE))
     core.handle(CardOut(9))
     core.handle(CardRead(9, str(core.state.pack.peek())))
     assert "misdeal" in core.machine.holds
-    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))  # the dealer's own pause ends
+    core.handle(ButtonPressed(ADDRESS_DEALER, Button.PAUSE))  # the dealer's own pause ends
     assert core.misdeal("void").ok
     assert core.state.results[-1]["void"] is True
     assert core.phase() == "void_deal"
+
+
+def test_each_alarm_holds_under_its_own_name_and_is_released_on_its_own() -> None:
+    """A card nobody was due, then a jammed gate: two alarms, two holds, and
+    the worse one (the jam) is the hold shown, in the public words too.
+    Alarms are answered in the order they came: the misdeal's answer releases
+    only the misdeal's hold; the jam holds the table until it is answered."""
+    core = new_core(HOUSE)
+    Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
+    core.handle(CardOut(500))
+    core.handle(CardRead(500, str(core.state.pack.peek())))
+    assert core.machine.hold_state == "misdeal"
+    core.handle(GateJammed())
+    assert set(core.machine.holds) == {"gate_jammed", "misdeal"}
+    snapshot = build_snapshot(core)
+    assert [a["kind"] for a in snapshot["alarms"]] == ["misdeal", "jam"]
+    assert snapshot["hold"]["reason"] == "gate_jammed"
+    assert public_view(snapshot)["notice"] == "One moment: the dealer is freeing the shoe."
+    assert core.misdeal("return").ok
+    assert set(core.machine.holds) == {"gate_jammed"}
+    assert core.misdeal("continue").ok
+    assert core.machine.running
 
 
 def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
