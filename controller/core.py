@@ -19,7 +19,7 @@ waits for and what to ask the dealer when the devices and the engine disagree.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -61,17 +61,19 @@ from controller.rules import (
     new_game,
     pending,
 )
+from firmware_bridge.host import (
+    ButtonPressed,
+    CardOut,
+    DeviceEvent,
+    GateForced,
+    GateJammed,
+    ShoeEmpty,
+)
 from firmware_bridge.wire import ADDRESS_DEALER, Button, Light
 
 # -- events --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardOut:
-    """The shoe's exit sensor saw a card leave (``event_no`` is per device boot)."""
-
-    event_no: int
-    device_ms: int = 0
+# The devices' physical facts are the bridge's own events (firmware_bridge.host:
+# CardOut, ButtonPressed, GateForced, ...); the table adds only what it derives.
 
 
 @dataclass(frozen=True)
@@ -81,29 +83,6 @@ class CardRead:
     event_no: int
     card: str | None
     detail: str = ""
-
-
-@dataclass(frozen=True)
-class GateForced:
-    pass
-
-
-@dataclass(frozen=True)
-class GateJammed:
-    pass
-
-
-@dataclass(frozen=True)
-class ShoeEmpty:
-    pass
-
-
-@dataclass(frozen=True)
-class ButtonPressed:
-    """A panel button: ``address`` 1-14 a seat, 15 the dealer panel."""
-
-    address: int
-    button: Button
 
 
 @dataclass(frozen=True)
@@ -117,7 +96,7 @@ class LinkChanged:
     reason: str = ""
 
 
-Event = CardOut | CardRead | GateForced | GateJammed | ShoeEmpty | ButtonPressed | LinkChanged
+Event = DeviceEvent | CardRead | LinkChanged
 
 
 @dataclass(frozen=True)
@@ -313,28 +292,30 @@ class TableCore:
     # -- events -------------------------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, CardOut):
-            self._card_out(event)
-        elif isinstance(event, CardRead):
-            self.reads[event.event_no] = event
-            self._drain()
-        elif isinstance(event, ButtonPressed):
-            self._button(event)
-        elif isinstance(event, LinkChanged):
-            self._link(event)
-        elif isinstance(event, GateForced):
-            # The card-out that follows decides: a card nobody was due is a misdeal.
-            self.counters["gate_forced"] = self.counters.get("gate_forced", 0) + 1
-            self.notice = {"seat": "", "message": "The shoe's gate was forced"}
-        elif isinstance(event, GateJammed):
-            choices = [_choice("continue", "The gate is free again")]
-            self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
-        elif isinstance(event, ShoeEmpty):
-            self.notice = {"seat": "", "message": "The shoe is empty"}
+        """One event in; an event this table has no handler for is ignored."""
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
 
     def _card_out(self, event: CardOut) -> None:
         self.cards_out_seen += 1
         self.in_flight.append(event.event_no)
+
+    def _card_read(self, event: CardRead) -> None:
+        self.reads[event.event_no] = event
+        self._drain()
+
+    def _gate_forced(self, event: GateForced) -> None:
+        # The card-out that follows decides: a card nobody was due is a misdeal.
+        self.counters["gate_forced"] = self.counters.get("gate_forced", 0) + 1
+        self.notice = {"seat": "", "message": "The shoe's gate was forced"}
+
+    def _gate_jammed(self, event: GateJammed) -> None:
+        choices = [_choice("continue", "The gate is free again")]
+        self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
+
+    def _shoe_empty(self, event: ShoeEmpty) -> None:
+        self.notice = {"seat": "", "message": "The shoe is empty"}
 
     def _drain(self) -> None:
         """Turn read card-outs into dealt cards, strictly in the order they left the shoe."""
@@ -391,8 +372,12 @@ class TableCore:
         self.machine.hold(ALARM_HOLDS[kind], message, choices)
 
     def _button(self, event: ButtonPressed) -> None:
+        try:
+            button = Button(event.button)
+        except ValueError:
+            return  # a code this host does not know: a newer panel's button
         if event.address == ADDRESS_DEALER:
-            self._dealer_button(event.button)
+            self._dealer_button(button)
             return
         person = self.by_address.get(event.address)
         if person is None:
@@ -403,9 +388,7 @@ class TableCore:
             self._refuse(event.address, "Table paused")
             self.refusals.pop(event.address, None)
             return
-        press = self.ux.press(
-            person, event.button, self.need(), self.legal(), banker=self.state.banker
-        )
+        press = self.ux.press(person, button, self.need(), self.legal(), banker=self.state.banker)
         if press.refusal is not None:
             self._refuse(event.address, press.refusal)
         elif press.action is not None:
@@ -712,3 +695,15 @@ def phase_of(state: GameState, acked: int) -> str:
     if isinstance(need, BankNeed):
         return "banker_turn"
     return "setup"  # pragma: no cover - every need is covered above
+
+
+#: event type -> what the table does with it (one entry per kind of event)
+_HANDLERS: dict[type, Callable[[TableCore, Any], None]] = {
+    CardOut: TableCore._card_out,
+    CardRead: TableCore._card_read,
+    ButtonPressed: TableCore._button,
+    LinkChanged: TableCore._link,
+    GateForced: TableCore._gate_forced,
+    GateJammed: TableCore._gate_jammed,
+    ShoeEmpty: TableCore._shoe_empty,
+}

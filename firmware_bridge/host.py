@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -116,8 +117,14 @@ class EventsLost:
     reason: str
 
 
+# The device's physical facts, defined once: the controller consumes these very
+# classes.  A new kind of event is a class here plus its entry in _DEVICE_EVENTS.
+
+
 @dataclass(frozen=True, slots=True)
 class CardOut:
+    """The shoe's exit sensor saw a card leave (``event_no`` counts per boot)."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -125,6 +132,8 @@ class CardOut:
 
 @dataclass(frozen=True, slots=True)
 class GateForced:
+    """The gate was pushed open while locked (the card-out that follows decides)."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -132,6 +141,8 @@ class GateForced:
 
 @dataclass(frozen=True, slots=True)
 class GateJammed:
+    """The gate or the dispensing motor is stuck."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -139,6 +150,8 @@ class GateJammed:
 
 @dataclass(frozen=True, slots=True)
 class ShoeEmpty:
+    """The last card left the shoe."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -146,10 +159,14 @@ class ShoeEmpty:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
+    """A panel button (``button``: a :class:`~firmware_bridge.wire.Button` code);
+    ``address`` is the panel's (1-14 a seat, 15 the dealer's)."""
+
     button: int
     event_no: int = 0
     device_ms: int = 0
     boot_id: int = 0
+    address: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,19 +201,24 @@ class CommandFailed:
 HostEvent = LinkUp | LinkDown | EventsLost | DeviceEvent | CommandDone | CommandFailed
 
 
-def device_event(event: Event, boot_id: int) -> DeviceEvent:
-    n, ms = event.event_no, event.device_ms
-    if event.kind == EventKind.CARD_OUT:
-        return CardOut(n, ms, boot_id)
-    if event.kind == EventKind.BUTTON:
-        return ButtonPressed(event.arg, n, ms, boot_id)
-    if event.kind == EventKind.GATE_FORCED:
-        return GateForced(n, ms, boot_id)
-    if event.kind == EventKind.GATE_JAMMED:
-        return GateJammed(n, ms, boot_id)
-    if event.kind == EventKind.SHOE_EMPTY:
-        return ShoeEmpty(n, ms, boot_id)
-    return UnknownEvent(event.kind, event.arg, n, ms, boot_id)
+#: wire event kind -> the event the host reports, from (wire event, boot id, address)
+_DEVICE_EVENTS: dict[int, Callable[[Event, int, int], DeviceEvent]] = {
+    EventKind.CARD_OUT: lambda e, boot, _: CardOut(e.event_no, e.device_ms, boot),
+    EventKind.BUTTON: lambda e, boot, address: ButtonPressed(
+        e.arg, e.event_no, e.device_ms, boot, address
+    ),
+    EventKind.GATE_FORCED: lambda e, boot, _: GateForced(e.event_no, e.device_ms, boot),
+    EventKind.GATE_JAMMED: lambda e, boot, _: GateJammed(e.event_no, e.device_ms, boot),
+    EventKind.SHOE_EMPTY: lambda e, boot, _: ShoeEmpty(e.event_no, e.device_ms, boot),
+}
+
+
+def device_event(event: Event, boot_id: int, address: int = 0) -> DeviceEvent:
+    """The host's event for a device's wire event (an unknown kind is reported, not dropped)."""
+    make = _DEVICE_EVENTS.get(event.kind)
+    if make is None:
+        return UnknownEvent(event.kind, event.arg, event.event_no, event.device_ms, boot_id)
+    return make(event, boot_id, address)
 
 
 # --- the session ----------------------------------------------------------------------
@@ -588,7 +610,7 @@ class HostSession:
             self._events.append(EventsLost(boot, expected, event.event_no - 1, reason))
         self.cursor = EventCursor(boot, event.event_no)
         self.counters.events_delivered += 1
-        self._events.append(device_event(event, boot))
+        self._events.append(device_event(event, boot, self.address))
 
     def _on_result(self, result: Result) -> None:
         while self._inflight and self._inflight[0].seq != result.ref_seq:

@@ -7,19 +7,13 @@ from pathlib import Path
 import pytest
 from ctrl_drive import SCENARIOS, Driver, Refused, drive, expected, new_core
 
-from controller.core import (
-    ButtonPressed,
-    CardOut,
-    CardRead,
-    GateJammed,
-    LinkChanged,
-    TableCore,
-)
+from controller.core import CardRead, LinkChanged, TableCore
 from controller.journal import Journal
 from controller.rules import CardNeed, DecisionNeed
 from controller.scenario import result_json
 from controller.snapshot import build_snapshot
 from dealer_display.views import public_view
+from firmware_bridge.host import ButtonPressed, CardOut, GateJammed, ShoeEmpty, UnknownEvent
 from firmware_bridge.wire import ADDRESS_DEALER, Button, button_light
 
 HOUSE = next(p for p in SCENARIOS if p.name == "house-split-transfer.json")
@@ -49,7 +43,7 @@ def test_unsure_card_holds_until_the_dealer_confirms() -> None:
     assert isinstance(need, CardNeed)
     card = str(core.state.pack.peek())
     head = core.journal.head
-    core.handle(CardOut(100))
+    core.handle(CardOut(100, 0))
     core.handle(CardRead(100, None, "glare"))
     assert core.machine.hold_state == "unsure_card"
     assert core.journal.head == head, "an unsure card is never guessed"
@@ -76,7 +70,7 @@ def _card_out_of_pack(core: TableCore) -> str:
 def test_impossible_reading_asks_the_dealer() -> None:
     core = started(rows=5)
     gone = _card_out_of_pack(core)
-    core.handle(CardOut(7))
+    core.handle(CardOut(7, 0))
     core.handle(CardRead(7, gone))
     assert core.machine.hold_state == "unsure_card"
     assert f"{gone} is not in the shoe" in build_snapshot(core)["hold"]["message"]
@@ -87,7 +81,7 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
     Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
     assert core.gate_locked(), "no card is due during a decision: the gate is locked"
     head = core.journal.head
-    core.handle(CardOut(500))
+    core.handle(CardOut(500, 0))
     core.handle(CardRead(500, str(core.state.pack.peek())))
     assert core.machine.hold_state == "misdeal"
     alarm = build_snapshot(core)["alarms"][0]
@@ -101,11 +95,11 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
 
 def test_misdeal_void_voids_the_deal() -> None:
     core = started(rows=5)
-    core.handle(ButtonPressed(ADDRESS_DEALER, Button.PAUSE))
-    core.handle(CardOut(9))
+    core.handle(ButtonPressed(Button.PAUSE, address=ADDRESS_DEALER))
+    core.handle(CardOut(9, 0))
     core.handle(CardRead(9, str(core.state.pack.peek())))
     assert "misdeal" in core.machine.holds
-    core.handle(ButtonPressed(ADDRESS_DEALER, Button.PAUSE))  # the dealer's own pause ends
+    core.handle(ButtonPressed(Button.PAUSE, address=ADDRESS_DEALER))  # the dealer's pause ends
     assert core.misdeal("void").ok
     assert core.state.results[-1]["void"] is True
     assert core.phase() == "void_deal"
@@ -118,10 +112,10 @@ def test_each_alarm_holds_under_its_own_name_and_is_released_on_its_own() -> Non
     only the misdeal's hold; the jam holds the table until it is answered."""
     core = new_core(HOUSE)
     Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
-    core.handle(CardOut(500))
+    core.handle(CardOut(500, 0))
     core.handle(CardRead(500, str(core.state.pack.peek())))
     assert core.machine.hold_state == "misdeal"
-    core.handle(GateJammed())
+    core.handle(GateJammed(1, 0))
     assert set(core.machine.holds) == {"gate_jammed", "misdeal"}
     snapshot = build_snapshot(core)
     assert [a["kind"] for a in snapshot["alarms"]] == ["misdeal", "jam"]
@@ -131,6 +125,22 @@ def test_each_alarm_holds_under_its_own_name_and_is_released_on_its_own() -> Non
     assert set(core.machine.holds) == {"gate_jammed"}
     assert core.misdeal("continue").ok
     assert core.machine.running
+
+
+def test_an_event_kind_the_table_does_not_handle_changes_nothing() -> None:
+    """A newer device's unknown event, a button code this host does not know and
+    a shoe-empty notice (which only informs): none moves the game or holds it."""
+    core = started(rows=5)
+    before = build_snapshot(core)
+    core.handle(UnknownEvent(kind=99, arg=1, event_no=1, device_ms=0))
+    core.handle(ButtonPressed(200, address=1))
+    assert build_snapshot(core) == before
+    core.handle(ShoeEmpty(2, 0))
+    after = build_snapshot(core)
+    assert after["notice"] == {"seat": "", "message": "The shoe is empty"}
+    assert {k: v for k, v in after.items() if k != "notice"} == {
+        k: v for k, v in before.items() if k != "notice"
+    }
 
 
 def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
@@ -148,7 +158,7 @@ def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
     assert core.machine.running
     assert not core.gate_locked()
     # the card pulled while the link was down arrives after the reconnect, once
-    core.handle(CardOut(3))
+    core.handle(CardOut(3, 0))
     core.handle(CardRead(3, card))
     assert core.journal.head == 6
     assert core.journal.actions()[-1]["card"] == card
@@ -163,7 +173,7 @@ def test_illegal_press_is_refused_on_that_panel() -> None:
     address = core.addresses[need.player]
     other = next(a for n, a in core.addresses.items() if n not in (need.player, core.state.banker))
     head = core.journal.head
-    core.handle(ButtonPressed(other, Button.TWIST))
+    core.handle(ButtonPressed(Button.TWIST, address=other))
     assert core.journal.head == head
     assert "turn" in core.outputs().panels[other].text
     lit = core.outputs().panels[address].lights
