@@ -431,7 +431,7 @@ def _devices(table: Any) -> list[Any]:
 
 
 async def _play(path: Path, faults: str, watch: Watch) -> dict[str, Any]:
-    from controller.simulate import play_scenario
+    from hardware_sim.table.scenario_run import play_scenario
 
     return await play_scenario(path, faults=faults, hook=watch)
 

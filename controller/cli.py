@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("controller.commands.replay", "play a scenario file with the rules engine alone"),
     "rules": ("controller.commands.rules", "print the options of a rules preset"),
     "vision": ("vision.cli", "calibrate a deck profile or read card images"),
-    "sim": ("controller.commands.sim", "run the whole table in simulation"),
+    "sim": ("hardware_sim.table.cli", "run the whole table in simulation"),
     "sim-hw": ("hardware_sim.cli", "run the emulated shoe and panels on serial ports"),
     "run": ("controller.commands.run", "run a real table from its configuration file"),
     "history": ("controller.commands.history", "export a game from the journal"),

@@ -4,10 +4,10 @@ the wanted device state and snapshots out.
 Like a sans-I/O protocol, :class:`TableCore` never touches a port, a camera or
 a clock.  The asyncio wiring (:mod:`controller.table`) feeds it events (a card
 left the shoe, the camera read it, a button was pressed, a link went down),
-then reads :meth:`TableCore.outputs` (gate, lamps, panel texts) and
-:meth:`TableCore.snapshot` and pushes whatever changed.  Outputs are *wanted
-state*, not commands, so a rebooted device is simply given the wanted state
-again.
+then reads :meth:`TableCore.outputs` (gate, lamps, panel texts) and the
+snapshot (:func:`controller.snapshot.build_snapshot`, which reads the core) and
+pushes whatever changed.  Outputs are *wanted state*, not commands, so a
+rebooted device is simply given the wanted state again.
 
 Every change to the game goes through :meth:`TableCore._record`: the engine
 action is written to the journal, and applied to the engine inside the same
@@ -19,7 +19,7 @@ waits for and what to ask the dealer when the devices and the engine disagree.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 from controller.journal import Journal
 from controller.machine import TableMachine
 from controller.panel_ux import DEALER, PanelUx, PanelView
-from controller.publish import CommandResult, TableSnapshot
+from controller.publish import CommandResult
 from controller.rules import (
     Action,
     BankDecide,
@@ -61,19 +61,19 @@ from controller.rules import (
     new_game,
     pending,
 )
-from firmware_bridge.wire import Button, Light
-
-DEALER_ADDRESS = 15
+from firmware_bridge.host import (
+    ButtonPressed,
+    CardOut,
+    DeviceEvent,
+    GateForced,
+    GateJammed,
+    ShoeEmpty,
+)
+from firmware_bridge.wire import ADDRESS_DEALER, Button, Light
 
 # -- events --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardOut:
-    """The shoe's exit sensor saw a card leave (``event_no`` is per device boot)."""
-
-    event_no: int
-    device_ms: int = 0
+# The devices' physical facts are the bridge's own events (firmware_bridge.host:
+# CardOut, ButtonPressed, GateForced, ...); the table adds only what it derives.
 
 
 @dataclass(frozen=True)
@@ -83,29 +83,6 @@ class CardRead:
     event_no: int
     card: str | None
     detail: str = ""
-
-
-@dataclass(frozen=True)
-class GateForced:
-    pass
-
-
-@dataclass(frozen=True)
-class GateJammed:
-    pass
-
-
-@dataclass(frozen=True)
-class ShoeEmpty:
-    pass
-
-
-@dataclass(frozen=True)
-class ButtonPressed:
-    """A panel button: ``address`` 1-14 a seat, 15 the dealer panel."""
-
-    address: int
-    button: Button
 
 
 @dataclass(frozen=True)
@@ -119,7 +96,7 @@ class LinkChanged:
     reason: str = ""
 
 
-Event = CardOut | CardRead | GateForced | GateJammed | ShoeEmpty | ButtonPressed | LinkChanged
+Event = DeviceEvent | CardRead | LinkChanged
 
 
 @dataclass(frozen=True)
@@ -179,6 +156,14 @@ class Alarm:
     message: str
     choices: list[dict[str, str]]
     card: str | None = None
+
+
+#: the hold each kind of alarm puts on the table (``Alarm.kind`` -> a machine hold)
+ALARM_HOLDS: dict[str, str] = {
+    "jam": "gate_jammed",
+    "lost": "events_lost",
+    "misdeal": "misdeal",
+}
 
 
 def _choice(id_: str, label: str) -> dict[str, str]:
@@ -273,12 +258,8 @@ class TableCore:
     def _record(self, action: Action, meta: Mapping[str, Any] | None = None) -> None:
         """Journal, then apply (inside the journal's transaction); IllegalAction if refused."""
         if not self.is_legal(action):
-            try:  # the engine words the refusal; it changes nothing when it refuses
-                apply(self.state.copy(), action)
-            except IllegalAction:
-                raise
+            apply(self.state.copy(), action)  # the engine words the refusal, if it can
             raise IllegalAction("that is not possible now")
-        before = len(self.state.results)
         self.journal.append(
             action_to_dict(action), meta, effect=lambda: apply(self.state, action)
         )
@@ -286,8 +267,6 @@ class TableCore:
         self.refusals.clear()
         if isinstance(action, DealCard):
             self.counters["cards"] += 1
-        if len(self.state.results) > before and isinstance(action, VoidDeal | DealCard):
-            pass
         self._sync_machine()
 
     def try_action(self, action: Action, meta: Mapping[str, Any] | None = None) -> CommandResult:
@@ -313,28 +292,30 @@ class TableCore:
     # -- events -------------------------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, CardOut):
-            self._card_out(event)
-        elif isinstance(event, CardRead):
-            self.reads[event.event_no] = event
-            self._drain()
-        elif isinstance(event, ButtonPressed):
-            self._button(event)
-        elif isinstance(event, LinkChanged):
-            self._link(event)
-        elif isinstance(event, GateForced):
-            # The card-out that follows decides: a card nobody was due is a misdeal.
-            self.counters["gate_forced"] = self.counters.get("gate_forced", 0) + 1
-            self.notice = {"seat": "", "message": "The shoe's gate was forced"}
-        elif isinstance(event, GateJammed):
-            choices = [_choice("continue", "The gate is free again")]
-            self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
-        elif isinstance(event, ShoeEmpty):
-            self.notice = {"seat": "", "message": "The shoe is empty"}
+        """One event in; an event this table has no handler for is ignored."""
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
 
     def _card_out(self, event: CardOut) -> None:
         self.cards_out_seen += 1
         self.in_flight.append(event.event_no)
+
+    def _card_read(self, event: CardRead) -> None:
+        self.reads[event.event_no] = event
+        self._drain()
+
+    def _gate_forced(self, event: GateForced) -> None:
+        # The card-out that follows decides: a card nobody was due is a misdeal.
+        self.counters["gate_forced"] = self.counters.get("gate_forced", 0) + 1
+        self.notice = {"seat": "", "message": "The shoe's gate was forced"}
+
+    def _gate_jammed(self, event: GateJammed) -> None:
+        choices = [_choice("continue", "The gate is free again")]
+        self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
+
+    def _shoe_empty(self, event: ShoeEmpty) -> None:
+        self.notice = {"seat": "", "message": "The shoe is empty"}
 
     def _drain(self) -> None:
         """Turn read card-outs into dealt cards, strictly in the order they left the shoe."""
@@ -388,11 +369,15 @@ class TableCore:
         self._alarm_no += 1
         alarm = Alarm(f"{kind}-{self._alarm_no}", kind, message, choices, card)
         self.alarms[alarm.id] = alarm
-        self.machine.hold("misdeal", message, choices)
+        self.machine.hold(ALARM_HOLDS[kind], message, choices)
 
     def _button(self, event: ButtonPressed) -> None:
-        if event.address == DEALER_ADDRESS:
-            self._dealer_button(event.button)
+        try:
+            button = Button(event.button)
+        except ValueError:
+            return  # a code this host does not know: a newer panel's button
+        if event.address == ADDRESS_DEALER:
+            self._dealer_button(button)
             return
         person = self.by_address.get(event.address)
         if person is None:
@@ -403,9 +388,7 @@ class TableCore:
             self._refuse(event.address, "Table paused")
             self.refusals.pop(event.address, None)
             return
-        press = self.ux.press(
-            person, event.button, self.need(), self.legal(), banker=self.state.banker
-        )
+        press = self.ux.press(person, button, self.need(), self.legal(), banker=self.state.banker)
         if press.refusal is not None:
             self._refuse(event.address, press.refusal)
         elif press.action is not None:
@@ -430,20 +413,20 @@ class TableCore:
                 self.pause()
             return
         if not self.machine.running:
-            self._refuse(DEALER_ADDRESS, "Table held: see the display")
+            self._refuse(ADDRESS_DEALER, "Table held: see the display")
             return
         if button is Button.NEXT:
             result = self.next_deal()
             if not result.ok:
-                self._refuse(DEALER_ADDRESS, result.message)
+                self._refuse(ADDRESS_DEALER, result.message)
             return
         press = self.ux.press(DEALER, button, self.need(), self.legal(), banker=self.state.banker)
         if press.refusal is not None:
-            self._refuse(DEALER_ADDRESS, press.refusal)
+            self._refuse(ADDRESS_DEALER, press.refusal)
         elif press.action is not None:
             result = self.try_action(press.action, {"source": "dealer panel"})
             if not result.ok:
-                self._refuse(DEALER_ADDRESS, result.message)
+                self._refuse(ADDRESS_DEALER, result.message)
 
     def _link(self, event: LinkChanged) -> None:
         info = self.links.setdefault(event.device, {"up": True, "reboots": 0, "drops": 0})
@@ -533,8 +516,8 @@ class TableCore:
             if not result.ok:
                 return result
         del self.alarms[alarm.id]
-        if not self.alarms:
-            self.machine.release("misdeal")
+        if all(other.kind != alarm.kind for other in self.alarms.values()):
+            self.machine.release(ALARM_HOLDS[alarm.kind])
         self._drain()
         return CommandResult.done(f"{alarm.kind}: {choice}")
 
@@ -569,7 +552,7 @@ class TableCore:
         self.reads.clear()
         self.unsure = None
         self.alarms.clear()
-        for reason in ("unsure_card", "misdeal"):
+        for reason in ("unsure_card", *ALARM_HOLDS.values()):
             self.machine.release(reason)
         self.machine.reset(self.phase())
         return CommandResult.done("new game")
@@ -649,19 +632,11 @@ class TableCore:
         dealer = self.ux.dealer_view(need, legal, holding=not running)
         if running and self.phase() in ("settlement", "void_deal", "between_deals"):
             dealer = PanelView(dealer.lights | (1 << (Button.NEXT - 1)), dealer.text)
-        panels[DEALER_ADDRESS] = dealer
+        panels[ADDRESS_DEALER] = dealer
         shoe_lights = int(Light.ALARM) if not running else (
             int(Light.READY) if not self.gate_locked() else int(Light.WAIT)
         )
         return Outputs(self.gate_locked(), shoe_lights, panels)
-
-    # -- the snapshot -------------------------------------------------------------------
-
-    def snapshot(self, outputs: Outputs | None = None) -> TableSnapshot:
-        """The display's snapshot; ``outputs`` when the caller has just computed them."""
-        from controller.snapshot import build_snapshot
-
-        return build_snapshot(self, outputs)
 
 
 _COMMANDS = frozenset(
@@ -720,3 +695,15 @@ def phase_of(state: GameState, acked: int) -> str:
     if isinstance(need, BankNeed):
         return "banker_turn"
     return "setup"  # pragma: no cover - every need is covered above
+
+
+#: event type -> what the table does with it (one entry per kind of event)
+_HANDLERS: dict[type, Callable[[TableCore, Any], None]] = {
+    CardOut: TableCore._card_out,
+    CardRead: TableCore._card_read,
+    ButtonPressed: TableCore._button,
+    LinkChanged: TableCore._link,
+    GateForced: TableCore._gate_forced,
+    GateJammed: TableCore._gate_jammed,
+    ShoeEmpty: TableCore._shoe_empty,
+}

@@ -21,6 +21,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING, TextIO
 
+from controller.snapshot import build_snapshot
+
 if TYPE_CHECKING:
     from controller.table import Table
 
@@ -33,7 +35,7 @@ def state_report(table: Table) -> str:
     out.write(f"pontoon-table state: phase {core.phase()}, running {core.machine.running}, "
               f"holds {holds}, in flight {list(core.in_flight)}, "
               f"gate locked {core.gate_locked()}, journal head {core.journal.head}\n")
-    out.write(f"  next: {core.snapshot()['next']}\n")
+    out.write(f"  next: {build_snapshot(core)['next']}\n")
     for name, (wanted, sent) in sorted(table.pushed().items()):
         state = "sent" if sent == wanted else "NOT SENT"
         out.write(f"  {name}: wanted {wanted!r} ({state}; last sent {sent!r})\n")

@@ -11,8 +11,9 @@ Two layers, each a ``transitions`` machine:
   :meth:`TableMachine.sync`, which moves along a *declared* transition or raises
   :class:`PhaseError`.  The declared graph is thus both the exported diagram
   and a check that the engine never surprises the table.
-* the **hold layer** overlays faults on any phase: a link down, an unsure card
-  waiting for the dealer, a misdeal, the dealer's own pause.  Several can be
+* the **hold layer** overlays faults on any phase: a link down, a jammed gate,
+  card events the shoe lost, a misdeal, an unsure card waiting for the dealer,
+  the dealer's own pause.  Several can be
   active at once (a cable pulled while the dealer checks a card); the layer's
   state is the most serious one, and the table runs only when none is left.
 
@@ -119,7 +120,14 @@ PHASE_TRANSITIONS: tuple[tuple[str, str | list[str], str], ...] = (
 # -- the hold layer -----------------------------------------------------------------
 
 #: most serious first: the hold shown is the first active one in this order
-HOLDS: tuple[str, ...] = ("link_down", "misdeal", "unsure_card", "dealer")
+HOLDS: tuple[str, ...] = (
+    "link_down",
+    "gate_jammed",
+    "events_lost",
+    "misdeal",
+    "unsure_card",
+    "dealer",
+)
 HOLD_STATES: tuple[str, ...] = ("running", *HOLDS)
 
 

@@ -89,6 +89,9 @@ class JournalledShoe:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._shoe, name)
 
+    async def set_lights(self, mask: int) -> None:
+        await self._shoe.set_lights(mask)
+
     async def set_gate(self, locked: bool) -> None:
         if not locked:
             await self._link_up_seen.wait()  # the driver would wait for the link anyway

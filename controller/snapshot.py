@@ -9,8 +9,9 @@ with ``face_up: false``; the display redacts them for public clients.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from controller.core import Outputs, TableCore
 from controller.publish import TableSnapshot
 from controller.rules import (
     BankNeed,
@@ -25,9 +26,7 @@ from controller.rules import (
     ShootNeed,
     StakeNeed,
 )
-
-if TYPE_CHECKING:
-    from controller.core import Outputs, TableCore
+from firmware_bridge.wire import ADDRESS_DEALER
 
 
 def _num(value: Any) -> Any:
@@ -154,6 +153,11 @@ def _seat(core: TableCore, name: str) -> str:
 
 
 def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnapshot:
+    """The display's snapshot of ``core``; ``outputs`` when the caller has just computed them.
+
+    The builder reads the core, never the other way round: the core decides,
+    this module only shows.
+    """
     state = core.state
     need = core.need()
     legal = core.legal()
@@ -199,7 +203,7 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
     limit = state.rules.counted_deals
     pack_left = len(state.pack)
     packs = state.pack.packs
-    dealer_panel = outputs.panels.get(15)
+    dealer_panel = outputs.panels.get(ADDRESS_DEALER)
     return {
         "table": core.setup.table,
         "rules": state.rules.preset,

@@ -15,31 +15,52 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
-from controller.core import (
-    DEALER_ADDRESS,
-    ButtonPressed,
-    CardOut,
-    CardRead,
-    Event,
-    GateForced,
-    GateJammed,
-    LinkChanged,
-    ShoeEmpty,
-    TableCore,
-)
+from controller.core import CardRead, Event, LinkChanged, TableCore
 from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.snapshot import build_snapshot
 from firmware_bridge import host
-from firmware_bridge.wire import Button
+from firmware_bridge.wire import ADDRESS_DEALER, Button
 
 log = logging.getLogger(__name__)
 
 
 class Camera(Protocol):
     def grab(self) -> Any: ...
+
+
+class PanelLink(Protocol):
+    """A seat or dealer panel as the table drives it (``firmware_bridge.drivers.SeatPanel``)."""
+
+    async def set_text(self, text: str) -> None: ...
+
+    async def set_lights(self, mask: int) -> None: ...
+
+    def events(self) -> AsyncIterator[host.HostEvent]: ...
+
+
+class ShoeLink(Protocol):
+    """The shoe as the table drives it (``firmware_bridge.drivers.Shoe``, or
+    :class:`controller.shoe_feed.JournalledShoe` around one)."""
+
+    async def set_gate(self, locked: bool) -> None: ...
+
+    async def set_lights(self, mask: int) -> None: ...
+
+    def events(self) -> AsyncIterator[host.HostEvent]: ...
+
+
+class BusLink(Protocol):
+    """The panel bus (``firmware_bridge.drivers.PanelBus``): seats by address, the dealer."""
+
+    @property
+    def seats(self) -> Mapping[int, PanelLink]: ...
+
+    @property
+    def dealer(self) -> PanelLink | None: ...
 
 
 class Reader(Protocol):
@@ -49,9 +70,11 @@ class Reader(Protocol):
 class _Pusher:
     """Keeps one device at the core's wanted state, latest value wins."""
 
-    def __init__(self, name: str, send: Callable[[Any], Any]) -> None:
+    def __init__(self, name: str, send: Callable[[Any], Any], device: str) -> None:
         self.name = name
         self.send = send
+        #: the device link whose return means "send it all again"
+        self.device = device
         self.wanted: Any = None
         self.sent: Any = None
         self.dirty = asyncio.Event()
@@ -85,7 +108,18 @@ class _Pusher:
                 self.dirty.set()
 
 
-def _panel_sender(panel: Any) -> Callable[[Any], Any]:
+def _panel_name(address: int) -> str:
+    return "dealer panel" if address == ADDRESS_DEALER else f"seat {address}"
+
+
+def _button_label(code: int) -> str:
+    try:
+        return Button(code).name
+    except ValueError:
+        return f"button {code}"
+
+
+def _panel_sender(panel: PanelLink) -> Callable[[Any], Any]:
     """Text first, then lamps: a person who sees a lamp light reads a current text."""
     last: dict[str, Any] = {}
 
@@ -112,8 +146,8 @@ class Table:
         self,
         core: TableCore,
         *,
-        shoe: Any = None,
-        bus: Any = None,
+        shoe: ShoeLink | None = None,
+        bus: BusLink | None = None,
         camera: Camera | None = None,
         recognizer: Reader | None = None,
         frames: int = 3,
@@ -144,17 +178,17 @@ class Table:
 
     async def start(self) -> None:
         if self.shoe is not None:
-            gate = _Pusher("shoe gate", self.shoe.set_gate)
-            lights = _Pusher("shoe lights", self.shoe.set_lights)
+            gate = _Pusher("shoe gate", self.shoe.set_gate, "shoe")
+            lights = _Pusher("shoe lights", self.shoe.set_lights, "shoe")
             self._pushers.update({"gate": gate, "shoe_lights": lights})
             self._spawn(self._device_events("shoe", self.shoe))
         if self.bus is not None:
-            panels = dict(self.bus.seats)
+            panels: dict[int, PanelLink] = dict(self.bus.seats)
             if self.bus.dealer is not None:
-                panels[DEALER_ADDRESS] = self.bus.dealer
+                panels[ADDRESS_DEALER] = self.bus.dealer
             for address, panel in panels.items():
-                name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
-                self._pushers[f"panel {address}"] = _Pusher(name, _panel_sender(panel))
+                name = _panel_name(address)
+                self._pushers[f"panel {address}"] = _Pusher(name, _panel_sender(panel), name)
                 self._spawn(self._panel_events(address, panel))
         for pusher in self._pushers.values():
             pusher.task = self._spawn(pusher.run())
@@ -200,7 +234,7 @@ class Table:
             if pusher is not None:
                 pusher.want((view.text, view.lights))
         self.generation += 1
-        self.publisher.publish(self.core.snapshot(outputs))
+        self.publisher.publish(build_snapshot(self.core, outputs))
         self._notify()
 
     def pushed(self) -> dict[str, tuple[Any, Any]]:
@@ -252,51 +286,48 @@ class Table:
 
     # -- inputs -------------------------------------------------------------------
 
-    async def _device_events(self, name: str, device: Any) -> None:
+    async def _device_events(self, name: str, device: ShoeLink) -> None:
         async for event in device.events():
             self._on_device_event(name, event)
 
-    def _on_device_event(self, name: str, event: Any) -> None:
-        if isinstance(event, host.CardOut):
-            self._card_arrived[event.event_no] = time.perf_counter()
-            self.feed(CardOut(event.event_no, event.device_ms))
-            self._reads.put_nowait(event.event_no)
-        elif isinstance(event, host.GateForced):
-            self.feed(GateForced())
-        elif isinstance(event, host.GateJammed):
-            self.feed(GateJammed())
-        elif isinstance(event, host.ShoeEmpty):
-            self.feed(ShoeEmpty())
-        elif isinstance(event, host.LinkUp):
-            self.feed(LinkChanged(name, True, event.rebooted, event.events_lost))
-            for pusher in self._pushers.values():
-                if pusher.name.startswith(name):
-                    pusher.resend()
-        elif isinstance(event, host.LinkDown):
-            self.feed(LinkChanged(name, False, reason=event.reason))
-        elif isinstance(event, host.EventsLost):
-            lost = event.last_event_no - event.first_event_no + 1
-            self.feed(LinkChanged(name, True, events_lost=lost, reason=event.reason))
+    def _on_device_event(self, name: str, event: host.HostEvent) -> None:
+        """A physical fact goes to the core as the bridge reported it (the core
+        ignores what it has no handler for); a link's news becomes the table's
+        own :class:`LinkChanged`, and a card-out also starts the camera."""
+        handler = _ON_EVENT.get(type(event))
+        if handler is not None:
+            handler(self, name, event)
+        elif isinstance(event, host.DeviceEvent):
+            self.feed(event)
 
-    async def _panel_events(self, address: int, panel: Any) -> None:
-        name = "dealer panel" if address == DEALER_ADDRESS else f"seat {address}"
+    def _card_out(self, name: str, event: host.CardOut) -> None:
+        self._card_arrived[event.event_no] = time.perf_counter()
+        self.feed(event)
+        self._reads.put_nowait(event.event_no)
+
+    def _link_up(self, name: str, event: host.LinkUp) -> None:
+        self.feed(LinkChanged(name, True, event.rebooted, event.events_lost))
+        for pusher in self._pushers.values():
+            if pusher.device == name:
+                pusher.resend()
+
+    def _link_down(self, name: str, event: host.LinkDown) -> None:
+        self.feed(LinkChanged(name, False, reason=event.reason))
+
+    def _events_lost(self, name: str, event: host.EventsLost) -> None:
+        lost = event.last_event_no - event.first_event_no + 1
+        self.feed(LinkChanged(name, True, events_lost=lost, reason=event.reason))
+
+    async def _panel_events(self, address: int, panel: PanelLink) -> None:
+        name = _panel_name(address)
         async for event in panel.events():
-            if isinstance(event, host.ButtonPressed):
-                try:
-                    button = Button(event.button)
-                except ValueError:
-                    continue
-                self.feed(ButtonPressed(address, button))
-                if log.isEnabledFor(logging.DEBUG):
-                    log.debug("%s: %s pressed%s", name, button.name,
-                              f", refused: {self.core.refusals[address]!r}"
-                              if address in self.core.refusals else "")
-            elif isinstance(event, host.LinkUp | host.LinkDown | host.EventsLost):
-                if isinstance(event, host.LinkUp):
-                    self.feed(LinkChanged(name, True, event.rebooted, 0))
-                    self._pushers[f"panel {address}"].resend()
-                elif isinstance(event, host.LinkDown):
-                    self.feed(LinkChanged(name, False, reason=event.reason))
+            if isinstance(event, host.EventsLost):
+                continue  # a lost press is pressed again; only the shoe's lost cards matter
+            self._on_device_event(name, event)
+            if isinstance(event, host.ButtonPressed) and log.isEnabledFor(logging.DEBUG):
+                log.debug("%s: %s pressed%s", name, _button_label(event.button),
+                          f", refused: {self.core.refusals[address]!r}"
+                          if address in self.core.refusals else "")
 
     async def _camera_worker(self) -> None:
         while True:
@@ -371,7 +402,7 @@ class Table:
     # -- the TableLink --------------------------------------------------------------
 
     def snapshot(self) -> TableSnapshot:
-        return self.publisher.latest or self.core.snapshot()
+        return self.publisher.latest or build_snapshot(self.core)
 
     async def command(self, name: str, **args: Any) -> CommandResult:
         result = self.core.command(name, **args)
@@ -409,3 +440,12 @@ class Table:
         self, seat: str, decision: str, amount: int | None = None
     ) -> CommandResult:
         return await self.command("decide", seat=seat, decision=decision, amount=amount)
+
+
+#: host event type -> what the table does with it before (or instead of) the core
+_ON_EVENT: dict[type, Callable[[Table, str, Any], None]] = {
+    host.CardOut: Table._card_out,
+    host.LinkUp: Table._link_up,
+    host.LinkDown: Table._link_down,
+    host.EventsLost: Table._events_lost,
+}

@@ -30,6 +30,8 @@ View = dict[str, Any]
 PUBLIC_HOLD_TEXT = {
     "link_down": "One moment: the table is reconnecting a device.",
     "unsure_card": "One moment: the dealer is checking a card.",
+    "gate_jammed": "One moment: the dealer is freeing the shoe.",
+    "events_lost": "One moment: the dealer is checking the cards on the table.",
     "misdeal": "One moment: the dealer is correcting the deal.",
     "dealer": "The table is paused.",
 }

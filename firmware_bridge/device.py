@@ -25,6 +25,7 @@ from firmware_bridge.wire import (
     BodyError,
     Button,
     Capability,
+    CrcError,
     DeviceKind,
     DeviceStatus,
     Dispense,
@@ -271,10 +272,7 @@ class DeviceCore:
         self.counters.bytes_received += len(data)
         for item in self.decoder.feed(data):
             if isinstance(item, FrameError):
-                if "CRC" in str(item):
-                    self.counters.crc_errors += 1
-                else:
-                    self.counters.bad_frames += 1
+                self.counters.frame_error(item)
                 continue
             reply = self.receive_frame(item, now)
             if reply:
@@ -468,12 +466,18 @@ class BusEndpoint:
                 raise ValueError(f"device @{d.address} must be polled to sit on a bus")
         self.decoder = FrameDecoder()
         self._out = bytearray()
+        #: damaged frames on the bus, before any address is known: noise (a
+        #: CRC mismatch) apart from other damage
         self.crc_errors = 0
+        self.bad_frames = 0
 
     def receive_bytes(self, data: bytes, now: float) -> None:
         for item in self.decoder.feed(data):
-            if isinstance(item, FrameError):
+            if isinstance(item, CrcError):
                 self.crc_errors += 1
+                continue
+            if isinstance(item, FrameError):
+                self.bad_frames += 1
                 continue
             device = self.devices.get(item.header.address)
             if device is not None:

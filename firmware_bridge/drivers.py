@@ -296,7 +296,7 @@ class _BusRunner(_PortRunner):
             if isinstance(item, FrameError):
                 current = self.endpoints.get(self._waiting_for if self._waiting_for else -1)
                 if current is not None:
-                    current.session.counters.crc_errors += 1
+                    current.session.counters.frame_error(item)
                 continue
             endpoint = self.endpoints.get(item.header.address)
             if endpoint is None or not item.header.from_device:

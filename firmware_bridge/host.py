@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -116,8 +117,14 @@ class EventsLost:
     reason: str
 
 
+# The device's physical facts, defined once: the controller consumes these very
+# classes.  A new kind of event is a class here plus its entry in _DEVICE_EVENTS.
+
+
 @dataclass(frozen=True, slots=True)
 class CardOut:
+    """The shoe's exit sensor saw a card leave (``event_no`` counts per boot)."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -125,6 +132,8 @@ class CardOut:
 
 @dataclass(frozen=True, slots=True)
 class GateForced:
+    """The gate was pushed open while locked (the card-out that follows decides)."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -132,6 +141,8 @@ class GateForced:
 
 @dataclass(frozen=True, slots=True)
 class GateJammed:
+    """The gate or the dispensing motor is stuck."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -139,6 +150,8 @@ class GateJammed:
 
 @dataclass(frozen=True, slots=True)
 class ShoeEmpty:
+    """The last card left the shoe."""
+
     event_no: int
     device_ms: int
     boot_id: int = 0
@@ -146,10 +159,14 @@ class ShoeEmpty:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
+    """A panel button (``button``: a :class:`~firmware_bridge.wire.Button` code);
+    ``address`` is the panel's (1-14 a seat, 15 the dealer's)."""
+
     button: int
     event_no: int = 0
     device_ms: int = 0
     boot_id: int = 0
+    address: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,19 +201,24 @@ class CommandFailed:
 HostEvent = LinkUp | LinkDown | EventsLost | DeviceEvent | CommandDone | CommandFailed
 
 
-def device_event(event: Event, boot_id: int) -> DeviceEvent:
-    n, ms = event.event_no, event.device_ms
-    if event.kind == EventKind.CARD_OUT:
-        return CardOut(n, ms, boot_id)
-    if event.kind == EventKind.BUTTON:
-        return ButtonPressed(event.arg, n, ms, boot_id)
-    if event.kind == EventKind.GATE_FORCED:
-        return GateForced(n, ms, boot_id)
-    if event.kind == EventKind.GATE_JAMMED:
-        return GateJammed(n, ms, boot_id)
-    if event.kind == EventKind.SHOE_EMPTY:
-        return ShoeEmpty(n, ms, boot_id)
-    return UnknownEvent(event.kind, event.arg, n, ms, boot_id)
+#: wire event kind -> the event the host reports, from (wire event, boot id, address)
+_DEVICE_EVENTS: dict[int, Callable[[Event, int, int], DeviceEvent]] = {
+    EventKind.CARD_OUT: lambda e, boot, _: CardOut(e.event_no, e.device_ms, boot),
+    EventKind.BUTTON: lambda e, boot, address: ButtonPressed(
+        e.arg, e.event_no, e.device_ms, boot, address
+    ),
+    EventKind.GATE_FORCED: lambda e, boot, _: GateForced(e.event_no, e.device_ms, boot),
+    EventKind.GATE_JAMMED: lambda e, boot, _: GateJammed(e.event_no, e.device_ms, boot),
+    EventKind.SHOE_EMPTY: lambda e, boot, _: ShoeEmpty(e.event_no, e.device_ms, boot),
+}
+
+
+def device_event(event: Event, boot_id: int, address: int = 0) -> DeviceEvent:
+    """The host's event for a device's wire event (an unknown kind is reported, not dropped)."""
+    make = _DEVICE_EVENTS.get(event.kind)
+    if make is None:
+        return UnknownEvent(event.kind, event.arg, event.event_no, event.device_ms, boot_id)
+    return make(event, boot_id, address)
 
 
 # --- the session ----------------------------------------------------------------------
@@ -207,6 +229,20 @@ class State(Enum):
     HELLO = "hello"
     SYNCING = "syncing"
     UP = "up"
+
+
+#: where a session may go from each state: HELLO again is a new identify
+#: attempt, a lost link starts over at HELLO, and closing is allowed anywhere
+_NEXT_STATES: dict[State, frozenset[State]] = {
+    State.CLOSED: frozenset({State.HELLO, State.CLOSED}),
+    State.HELLO: frozenset({State.HELLO, State.SYNCING, State.CLOSED}),
+    State.SYNCING: frozenset({State.UP, State.HELLO, State.CLOSED}),
+    State.UP: frozenset({State.HELLO, State.CLOSED}),
+}
+
+
+class SessionStateError(RuntimeError):
+    """The session was asked to move where its state diagram has no arrow: a bug."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +264,7 @@ class _Inflight:
     handles: list[int]
 
 
-@dataclass
+@dataclass(eq=False)
 class HostSession:
     """One device, seen from the host.
 
@@ -297,7 +333,7 @@ class HostSession:
 
     def connection_lost(self, now: float, reason: str) -> None:
         self._go_down(reason)
-        self.state = State.CLOSED
+        self._enter(State.CLOSED)
 
     def close(self) -> None:
         """Fail every pending command; used when the driver is closed for good."""
@@ -312,7 +348,7 @@ class HostSession:
         self._waiting.clear()
         self._inflight.clear()
         self._dispenses.clear()
-        self.state = State.CLOSED
+        self._enter(State.CLOSED)
 
     def command(self, cmd: Command) -> int:
         """Ask for a command; returns a handle that a CommandDone/Failed will name.
@@ -421,12 +457,8 @@ class HostSession:
     # --- input -------------------------------------------------------------------
 
     def _frame_error(self, err: FrameError) -> None:
-        text = str(err)
-        if "CRC" in text:
-            self.counters.crc_errors += 1
-        else:
-            self.counters.bad_frames += 1
-        log.debug("%s: dropped a damaged frame: %s", self.name, text)
+        self.counters.frame_error(err)
+        log.debug("%s: dropped a damaged frame: %s", self.name, err)
 
     def receive_frame(self, frame: Frame, now: float) -> None:
         header = frame.header
@@ -524,7 +556,7 @@ class HostSession:
         self.info = DeviceInfo.from_reply(reply)
         self.device_last_event_no = reply.last_event_no
         self.link.reset()
-        self.state = State.SYNCING
+        self._enter(State.SYNCING)
         self._ping_at = now + self.config.ping_interval
         cursor = self.cursor
         lost = 0
@@ -578,7 +610,7 @@ class HostSession:
             self._events.append(EventsLost(boot, expected, event.event_no - 1, reason))
         self.cursor = EventCursor(boot, event.event_no)
         self.counters.events_delivered += 1
-        self._events.append(device_event(event, boot))
+        self._events.append(device_event(event, boot, self.address))
 
     def _on_result(self, result: Result) -> None:
         while self._inflight and self._inflight[0].seq != result.ref_seq:
@@ -618,7 +650,7 @@ class HostSession:
         else:
             log.error("%s: the device refused SYNC_EVENTS (code %d)", self.name, result.code)
         self.counters.events_lost += lost
-        self.state = State.UP
+        self._enter(State.UP)
         self._down_reported = False
         self._hello_interval = self.config.rto_initial
         if self._rebooted:
@@ -667,9 +699,17 @@ class HostSession:
 
     def _start_hello(self, now: float) -> None:
         self._nonce = (self._nonce % 0xFFFF) + 1
-        self.state = State.HELLO
+        self._enter(State.HELLO)
         self._hello_interval = self.config.rto_initial
         self._hello_at = now
+
+    def _enter(self, state: State) -> None:
+        """Every change of :attr:`state` goes through here, along an allowed arrow."""
+        if state not in _NEXT_STATES[self.state]:
+            raise SessionStateError(
+                f"{self.name}: a session cannot go from {self.state.name} to {state.name}"
+            )
+        self.state = state
 
     def _lost(self, now: float, reason: str) -> None:
         self._go_down(reason)

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
     FLAG_SEQ,
+    CrcError,
+    FrameError,
     Header,
     MsgType,
     encode_frame,
@@ -73,6 +75,13 @@ class LinkCounters:
     rtt_avg: float | None = None
     rtt_max: float = 0.0
 
+    def frame_error(self, err: FrameError) -> None:
+        """Count a damaged frame: a CRC mismatch, or any other framing fault."""
+        if isinstance(err, CrcError):
+            self.crc_errors += 1
+        else:
+            self.bad_frames += 1
+
     def note_rtt(self, rtt: float) -> None:
         self.rtt_last = rtt
         self.rtt_avg = rtt if self.rtt_avg is None else 0.875 * self.rtt_avg + 0.125 * rtt
@@ -91,7 +100,7 @@ class _Outgoing:
     sends: int = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class Link:
     """One end of a reliable link to one address."""
 

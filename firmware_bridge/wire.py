@@ -55,6 +55,12 @@ class FrameError(WireError):
     """A frame failed COBS, length or CRC checks."""
 
 
+class CrcError(FrameError):
+    """A frame whose CRC does not match: line noise, counted apart from the
+    other damage (bad COBS, a truncated or oversized frame), which points at a
+    wiring fault or a desynchronised reader rather than noise."""
+
+
 class BodyError(WireError):
     """A frame was sound but its body does not match its message type."""
 
@@ -268,7 +274,7 @@ def decode_frame(encoded: bytes) -> Frame:
         raise FrameError(f"truncated frame ({len(raw)} bytes)")
     (crc,) = struct.unpack_from("<H", raw, len(raw) - CRC_SIZE)
     if crc != crc16_mcrf4xx(raw[:-CRC_SIZE]):
-        raise FrameError("CRC mismatch")
+        raise CrcError("CRC mismatch")
     version, address, flags, seq, ack, mtype = HEADER.unpack_from(raw)
     return Frame(Header(address, mtype, seq, ack, flags, version), raw[HEADER_SIZE:-CRC_SIZE])
 

@@ -50,7 +50,7 @@ import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from controller.panel_ux import presses_for
 from controller.rules import (
@@ -64,10 +64,34 @@ from controller.rules import (
     StartDeal,
 )
 from firmware_bridge.wire import Button
-from hardware_sim.devices.panels import Panel
+from hardware_sim.clock import Clock
+from hardware_sim.devices.panels import Panel, PanelBus
+from hardware_sim.devices.shoe import ShoeEmulator
+from hardware_sim.world import World
 
-if TYPE_CHECKING:
-    from hardware_sim.rig import SimRig
+
+class Premises(Protocol):
+    """What the simulated people touch: the table, its devices and the time.
+
+    A :class:`hardware_sim.rig.SimRig` is one; naming only these keeps the
+    people below the rig that starts them (the rig imports this module, never
+    the other way round).
+    """
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def panels(self) -> PanelBus: ...
+
+    @property
+    def shoe(self) -> ShoeEmulator: ...
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def seats(self) -> dict[str, int]: ...
 
 #: debug lines say what each person saw and did: a stalled soak game's story
 log = logging.getLogger(__name__)
@@ -231,7 +255,10 @@ def _step_towards(shown: Amount, target: Amount) -> Button:
 
 
 async def perform_on_panel(
-    rig: SimRig, person: str, action: Action, budget: float = 60.0  # patient: outages last seconds
+    rig: Premises,
+    person: str,
+    action: Action,
+    budget: float = 60.0,  # patient: outages last seconds
 ) -> list[Button]:
     """``person`` makes ``action`` by pressing buttons, once their panel asks for it.
 
@@ -452,7 +479,7 @@ class Bot:
     then. As banker, draws below 17.
     """
 
-    rig: SimRig
+    rig: Premises
     seat: str
     strategy: str = "stick17"
     seed: int = 0
@@ -580,7 +607,7 @@ class SimDealer:
     into the shoe and, with ``press_next``, presses NEXT.
     """
 
-    rig: SimRig
+    rig: Premises
     mistakes: DealerMistakes = field(default_factory=DealerMistakes)
     view: Callable[[], dict[str, Any]] | None = None
     press_next: bool = False

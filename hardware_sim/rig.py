@@ -74,6 +74,7 @@ from hardware_sim.devices.shoe import ShoeEmulator
 from hardware_sim.devices.wiring import Wire
 from hardware_sim.faults import FaultConfig, FaultCounters, FaultPlan, ScheduledFault
 from hardware_sim.loop import BackgroundLoop
+from hardware_sim.people import Bot, SimDealer, perform_on_panel
 from hardware_sim.ports import Port, make_port
 from hardware_sim.world import CardSource, PackSource, Pull, ScriptedSource, World
 
@@ -267,31 +268,23 @@ class SimRig:
 
     def perform(self, person: str, action: Action, timeout: float = 70.0) -> None:
         """Have ``person`` make ``action`` with panel presses (waits for the prompt)."""
-        from hardware_sim.people import perform_on_panel
-
         assert self.bg is not None, "start the rig first"
         self.bg.run(perform_on_panel(self, person, action), timeout=timeout)
 
     async def perform_async(self, person: str, action: Action, timeout: float = 70.0) -> None:
         """:meth:`perform` for a caller on its own asyncio loop (e.g. the controller's)."""
-        from hardware_sim.people import perform_on_panel
-
         assert self.bg is not None, "start the rig first"
         future = self.bg.submit(perform_on_panel(self, person, action))
         async with asyncio.timeout(timeout):
             await asyncio.wrap_future(future)
 
     def start_dealer(self, **kwargs: Any) -> Any:
-        from hardware_sim.people import SimDealer
-
         dealer = SimDealer(self, **kwargs)
         self.people.append(dealer)
         self.spawn(dealer.run())
         return dealer
 
     def start_bots(self, strategies: Mapping[str, str], **kwargs: Any) -> list[Any]:
-        from hardware_sim.people import Bot
-
         bots = [Bot(self, seat, strategy, **kwargs) for seat, strategy in strategies.items()]
         for bot in bots:
             self.people.append(bot)

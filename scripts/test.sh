@@ -23,4 +23,5 @@ fi
 
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/lint-imports  # the layers: contracts in pyproject.toml
 .venv/bin/python -m pytest "$@"

@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware_sim.camera import effects
+import hardware_sim.camera.effects as effects
 from hardware_sim.cards import CARD_CODES, Deck, parse_code
 from hardware_sim.cards._img import f32, u8
 

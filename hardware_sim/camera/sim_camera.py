@@ -35,7 +35,7 @@ from collections import deque
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware_sim.camera import effects
+import hardware_sim.camera.effects as effects
 from hardware_sim.camera.frames import (
     READABLE_KINDS,
     Backdrop,

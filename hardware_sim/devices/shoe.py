@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware_bridge.device import DeviceCore, shoe_identity
-from firmware_bridge.wire import ResultCode
+from firmware_bridge.wire import DeviceStatus, ResultCode
 from hardware_sim.clock import Clock
 from hardware_sim.devices.wiring import Wire
 from hardware_sim.world import Pull, World
@@ -156,12 +156,12 @@ class ShoeEmulator:
         if jammed:
             self.core.emit_gate_jammed(self.clock.now())
         else:
-            self.core.status &= ~0x04
+            self.core.status &= ~DeviceStatus.JAMMED
         self._flush()
 
     def refilled(self) -> None:
         """The dealer put cards back: the shoe is no longer empty."""
-        self.core.status &= ~0x08
+        self.core.status &= ~DeviceStatus.EMPTY
 
     @property
     def safe_to_reboot(self) -> bool:

@@ -12,14 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.core import (
-    DEALER_ADDRESS,
-    ButtonPressed,
-    CardOut,
-    CardRead,
-    GameSetup,
-    TableCore,
-)
+from controller.core import CardRead, GameSetup, TableCore
 from controller.journal import Journal
 from controller.rules import (
     BankDecide,
@@ -29,7 +22,8 @@ from controller.rules import (
     StartDeal,
 )
 from controller.scenario import ScenarioScript, load_scenario, result_json
-from firmware_bridge.wire import Button
+from firmware_bridge.host import ButtonPressed, CardOut
+from firmware_bridge.wire import ADDRESS_DEALER, Button
 
 SCENARIOS = sorted(
     p for p in (Path(__file__).parent.parent / "scenarios").glob("*.json")
@@ -97,7 +91,7 @@ class Driver:
                 return False
             assert not core.gate_locked(), "the gate must be open while a card is due"
             self.event_no += 1
-            core.handle(CardOut(self.event_no))
+            core.handle(CardOut(self.event_no, 0))
             assert core.gate_locked(), "the gate locks while a card is being read"
             core.handle(CardRead(self.event_no, str(state.pack.peek())))
             return True
@@ -107,17 +101,17 @@ class Driver:
         elif isinstance(action, SellBank):
             assert core.sell_bank(action.to, action.price).ok
         elif isinstance(action, StartDeal):
-            core.handle(ButtonPressed(DEALER_ADDRESS, Button.NEXT))
+            core.handle(ButtonPressed(Button.NEXT, address=ADDRESS_DEALER))
         elif isinstance(action, BankDecide):
             button = Button.DRAW if action.word == "draw" else Button.STAY
-            core.handle(ButtonPressed(DEALER_ADDRESS, button))
+            core.handle(ButtonPressed(button, address=ADDRESS_DEALER))
         else:
             person = getattr(action, "player", None) or state.banker
             assert person is not None
             address = core.addresses[person]
             plan = core.ux.plan(person, action, need, core.legal(), banker=state.banker)
             for button in plan:
-                core.handle(ButtonPressed(address, button))
+                core.handle(ButtonPressed(button, address=address))
         if core.journal.head == before:
             raise Refused(f"{action}: {core.notice}")
         return True

@@ -7,17 +7,13 @@ from pathlib import Path
 import pytest
 from ctrl_drive import SCENARIOS, Driver, Refused, drive, expected, new_core
 
-from controller.core import (
-    DEALER_ADDRESS,
-    ButtonPressed,
-    CardOut,
-    CardRead,
-    LinkChanged,
-    TableCore,
-)
+from controller.core import CardRead, LinkChanged, TableCore
 from controller.journal import Journal
 from controller.rules import CardNeed, DecisionNeed
-from firmware_bridge.wire import Button, button_light
+from controller.snapshot import build_snapshot
+from dealer_display.views import public_view
+from firmware_bridge.host import ButtonPressed, CardOut, GateJammed, ShoeEmpty, UnknownEvent
+from firmware_bridge.wire import ADDRESS_DEALER, Button, button_light
 
 HOUSE = next(p for p in SCENARIOS if p.name == "house-split-transfer.json")
 
@@ -46,12 +42,12 @@ def test_unsure_card_holds_until_the_dealer_confirms() -> None:
     assert isinstance(need, CardNeed)
     card = str(core.state.pack.peek())
     head = core.journal.head
-    core.handle(CardOut(100))
+    core.handle(CardOut(100, 0))
     core.handle(CardRead(100, None, "glare"))
     assert core.machine.hold_state == "unsure_card"
     assert core.journal.head == head, "an unsure card is never guessed"
     assert core.gate_locked()
-    snap = core.snapshot()
+    snap = build_snapshot(core)
     assert snap["hold"]["reason"] == "unsure_card"
     assert "glare" in snap["hold"]["message"]
     assert not core.confirm_card("ZZ").ok
@@ -73,10 +69,10 @@ def _card_out_of_pack(core: TableCore) -> str:
 def test_impossible_reading_asks_the_dealer() -> None:
     core = started(rows=5)
     gone = _card_out_of_pack(core)
-    core.handle(CardOut(7))
+    core.handle(CardOut(7, 0))
     core.handle(CardRead(7, gone))
     assert core.machine.hold_state == "unsure_card"
-    assert f"{gone} is not in the shoe" in core.snapshot()["hold"]["message"]
+    assert f"{gone} is not in the shoe" in build_snapshot(core)["hold"]["message"]
 
 
 def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
@@ -84,10 +80,10 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
     Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
     assert core.gate_locked(), "no card is due during a decision: the gate is locked"
     head = core.journal.head
-    core.handle(CardOut(500))
+    core.handle(CardOut(500, 0))
     core.handle(CardRead(500, str(core.state.pack.peek())))
     assert core.machine.hold_state == "misdeal"
-    alarm = core.snapshot()["alarms"][0]
+    alarm = build_snapshot(core)["alarms"][0]
     assert {c["id"] for c in alarm["choices"]} == {"return", "void"}
     assert core.journal.head == head
     assert not core.misdeal("burn").ok
@@ -98,14 +94,52 @@ def test_a_card_nobody_is_due_raises_a_misdeal_with_choices() -> None:
 
 def test_misdeal_void_voids_the_deal() -> None:
     core = started(rows=5)
-    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))
-    core.handle(CardOut(9))
+    core.handle(ButtonPressed(Button.PAUSE, address=ADDRESS_DEALER))
+    core.handle(CardOut(9, 0))
     core.handle(CardRead(9, str(core.state.pack.peek())))
     assert "misdeal" in core.machine.holds
-    core.handle(ButtonPressed(DEALER_ADDRESS, Button.PAUSE))  # the dealer's own pause ends
+    core.handle(ButtonPressed(Button.PAUSE, address=ADDRESS_DEALER))  # the dealer's pause ends
     assert core.misdeal("void").ok
     assert core.state.results[-1]["void"] is True
     assert core.phase() == "void_deal"
+
+
+def test_each_alarm_holds_under_its_own_name_and_is_released_on_its_own() -> None:
+    """A card nobody was due, then a jammed gate: two alarms, two holds, and
+    the worse one (the jam) is the hold shown, in the public words too.
+    Alarms are answered in the order they came: the misdeal's answer releases
+    only the misdeal's hold; the jam holds the table until it is answered."""
+    core = new_core(HOUSE)
+    Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))
+    core.handle(CardOut(500, 0))
+    core.handle(CardRead(500, str(core.state.pack.peek())))
+    assert core.machine.hold_state == "misdeal"
+    core.handle(GateJammed(1, 0))
+    assert set(core.machine.holds) == {"gate_jammed", "misdeal"}
+    snapshot = build_snapshot(core)
+    assert [a["kind"] for a in snapshot["alarms"]] == ["misdeal", "jam"]
+    assert snapshot["hold"]["reason"] == "gate_jammed"
+    assert public_view(snapshot)["notice"] == "One moment: the dealer is freeing the shoe."
+    assert core.misdeal("return").ok
+    assert set(core.machine.holds) == {"gate_jammed"}
+    assert core.misdeal("continue").ok
+    assert core.machine.running
+
+
+def test_an_event_kind_the_table_does_not_handle_changes_nothing() -> None:
+    """A newer device's unknown event, a button code this host does not know and
+    a shoe-empty notice (which only informs): none moves the game or holds it."""
+    core = started(rows=5)
+    before = build_snapshot(core)
+    core.handle(UnknownEvent(kind=99, arg=1, event_no=1, device_ms=0))
+    core.handle(ButtonPressed(200, address=1))
+    assert build_snapshot(core) == before
+    core.handle(ShoeEmpty(2, 0))
+    after = build_snapshot(core)
+    assert after["notice"] == {"seat": "", "message": "The shoe is empty"}
+    assert {k: v for k, v in after.items() if k != "notice"} == {
+        k: v for k, v in before.items() if k != "notice"
+    }
 
 
 def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
@@ -117,13 +151,13 @@ def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
     assert all(
         not (view.lights & button_light(Button.TWIST)) for view in core.outputs().panels.values()
     )
-    assert core.snapshot()["hold"]["message"].startswith("Lost the link to shoe")
+    assert build_snapshot(core)["hold"]["message"].startswith("Lost the link to shoe")
     assert core.journal.head == 5
     core.handle(LinkChanged("shoe", True))
     assert core.machine.running
     assert not core.gate_locked()
     # the card pulled while the link was down arrives after the reconnect, once
-    core.handle(CardOut(3))
+    core.handle(CardOut(3, 0))
     core.handle(CardRead(3, card))
     assert core.journal.head == 6
     assert core.journal.actions()[-1]["card"] == card
@@ -138,7 +172,7 @@ def test_illegal_press_is_refused_on_that_panel() -> None:
     address = core.addresses[need.player]
     other = next(a for n, a in core.addresses.items() if n not in (need.player, core.state.banker))
     head = core.journal.head
-    core.handle(ButtonPressed(other, Button.TWIST))
+    core.handle(ButtonPressed(Button.TWIST, address=other))
     assert core.journal.head == head
     assert "turn" in core.outputs().panels[other].text
     lit = core.outputs().panels[address].lights
@@ -163,12 +197,12 @@ def test_rebuild_from_the_journal_resumes_at_every_point(path: Path, tmp_path: P
         first = new_core(path, Journal(journal_path))
         people = Driver(first, path)
         people.run(cut)
-        snapshot = first.snapshot()
+        snapshot = build_snapshot(first)
         first.journal.close()
         again = new_core(path, Journal(journal_path))
         assert again.state == first.state
         assert again.phase() == first.phase()
-        assert again.snapshot()["seats"] == snapshot["seats"]
+        assert build_snapshot(again)["seats"] == snapshot["seats"]
         people.core = again  # the same people play on at the rebuilt table
         assert people.run() == expected(path)
         again.journal.close()

@@ -16,7 +16,7 @@ from ctrl_drive import OWN_SCENARIOS, SCENARIOS, expected
 
 from controller.rules import CardNeed, Decide, DecisionNeed
 from controller.scenario import ScenarioError
-from controller.simulate import ScenarioRun, play_scenario
+from hardware_sim.table.scenario_run import ScenarioRun, play_scenario
 
 ROOT = Path(__file__).parent.parent.parent
 GOOD = [p for p in SCENARIOS if "exit" not in expected(p)]

@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from controller.core import CardOut, CardRead, GameSetup, TableCore
+from controller.core import CardRead, GameSetup, TableCore
 from controller.journal import Journal
 from controller.publish import CommandResult, Publisher, TableSnapshot
 from controller.rules import (
@@ -42,8 +42,10 @@ from controller.rules import (
     StartDeal,
     apply,
 )
+from controller.snapshot import build_snapshot
 from dealer_display import manual
 from dealer_display.app import create_app
+from firmware_bridge.host import CardOut
 
 
 def _randomplay() -> ModuleType:
@@ -92,7 +94,7 @@ class CoreLink:
         self.publisher = Publisher()
 
     def snapshot(self) -> TableSnapshot:
-        return self.publisher.latest or self.core.snapshot()
+        return self.publisher.latest or build_snapshot(self.core)
 
     async def command(self, name: str, **args: Any) -> CommandResult:
         return self.core.command(name, **args)
@@ -190,7 +192,7 @@ class RandomTable:
                 return manual.build_snapshot(
                     self.core.state, table="Property", paused=not self.core.machine.running
                 )
-            return self.core.snapshot()
+            return build_snapshot(self.core)
         finally:
             self.core.state = real
 
@@ -223,7 +225,7 @@ class RandomTable:
         head = core.journal.head
         if isinstance(action, DealCard):
             self.event_no += 1
-            core.handle(CardOut(self.event_no))
+            core.handle(CardOut(self.event_no, 0))
             yield "card out"
             core.handle(CardRead(self.event_no, str(action.card)))
         elif isinstance(action, StartDeal):

@@ -69,11 +69,12 @@ from public_feed import (
     canonical,
 )
 
-from controller.core import CardOut, CardRead, GameSetup, TableCore
+from controller.core import CardRead, GameSetup, TableCore
 from controller.journal import Journal
 from controller.rules import PRESETS
 from dealer_display.app import create_app
 from dealer_display.manual import ManualTable
+from firmware_bridge.host import CardOut
 
 GAMES = int(os.environ.get("PUBLIC_FEED_GAMES", "200"))
 #: a game ends at game over or after 1 to this many deals, drawn per game
@@ -112,7 +113,7 @@ def _deal_a_hidden_pontoon_live() -> CoreLink:
         nonlocal event
         for code in codes:
             event += 1
-            core.handle(CardOut(event))
+            core.handle(CardOut(event, 0))
             core.handle(CardRead(event, code))
 
     deal(["7C", "8D", "QH", "2S"])

@@ -22,13 +22,13 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
 
 import dealer_display.__main__ as display_main
-from controller.commands import sim as sim_command
 from controller.config import DisplayConfig
 from dealer_display import app as app_module
 from dealer_display import auth
 from dealer_display.app import create_app, serve
 from dealer_display.limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE
 from dealer_display.manual import ManualTable
+from hardware_sim.table import cli as sim_command
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "prove-dealer-token-0123"

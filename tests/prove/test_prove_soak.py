@@ -68,7 +68,7 @@ def test_a_stalled_game_leaves_a_trace_that_tells_its_story(
     the panels' views and the table's state, ending where it stuck."""
     import logging
 
-    import controller.simulate as simulate
+    import hardware_sim.table.scenario_run as simulate
 
     monkeypatch.setattr(simulate, "STEP_TIMEOUT", 3.0)
     deal = simulate.ScenarioRun._deal

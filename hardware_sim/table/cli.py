@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.scenario:
         return _run_scenario(args)
-    from controller.commands.sim_table import serve_bot_table
+    from hardware_sim.table.bot_table import serve_bot_table
 
     token = args.token or secrets.token_urlsafe(12)
     return asyncio.run(serve_bot_table(args, token))
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_scenario(args: argparse.Namespace) -> int:
     from controller.journal import JournalError
-    from controller.simulate import play_scenario
+    from hardware_sim.table.scenario_run import play_scenario
 
     try:
         result = asyncio.run(

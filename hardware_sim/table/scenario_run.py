@@ -59,6 +59,7 @@ from controller.scenario import (
     result_json,
 )
 from controller.shoe_feed import JournalledShoe
+from controller.snapshot import build_snapshot
 from controller.table import Table
 
 #: debug lines follow the scripted people's steps: a stalled soak game's story
@@ -130,7 +131,7 @@ class ScenarioRun:
             if time.monotonic() > deadline:
                 raise RuntimeError(
                     f"the table made no progress for {STEP_TIMEOUT:.0f} s at "
-                    f"{self.core.phase()} ({self.core.snapshot()['next']})"
+                    f"{self.core.phase()} ({build_snapshot(self.core)['next']})"
                 )
             if self.hook is not None:
                 await self.hook(self)
