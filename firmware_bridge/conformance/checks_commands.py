@@ -66,7 +66,8 @@ def bad_value(p: Probe) -> None:
         answered(p, MsgType.SET_TEXT, b"tab\there", ResultCode.BAD_VALUE, "text with a TAB")
 
 
-@check("5.4", "commands.not-supported", "a command whose capability bit is clear gets NOT_SUPPORTED")
+@check("5.4", "commands.not-supported",
+       "a command whose capability bit is clear gets NOT_SUPPORTED")
 def not_supported(p: Probe) -> None:
     p.open_session()
     caps = p.info.capabilities
@@ -95,7 +96,8 @@ def already_done(p: Probe) -> None:
     answered(p, MsgType.DISPENSE, body, ResultCode.ALREADY_DONE, "the same dispense_no again")
 
 
-@check("7", "lights.unknown-bits", "SET_LIGHTS with lamps the device lacks is OK (they are ignored)")
+@check("7", "lights.unknown-bits",
+       "SET_LIGHTS with lamps the device lacks is OK (they are ignored)")
 def lights_unknown_bits(p: Probe) -> None:
     p.open_session()
     if not p.info.capabilities & Capability.LIGHTS:

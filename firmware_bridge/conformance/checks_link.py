@@ -3,6 +3,8 @@ retransmission, seen from the host's side of the line."""
 
 from __future__ import annotations
 
+import itertools
+
 from firmware_bridge.conformance.checks_framing import harmless_command
 from firmware_bridge.conformance.probe import (
     BUS_REPLY_TIMEOUT,
@@ -49,7 +51,7 @@ def seq_results(p: Probe) -> None:
         raise Fail(f"RESULTs name ref_seq {[g.ref_seq for g in got]}, the commands were {sent}")
     if any(g.command != mtype for g in got):
         raise Fail(f"the RESULTs name commands {[g.command for g in got]}, not {mtype}")
-    if any((b - a) & 0xFF != 1 for a, b in zip(seqs, seqs[1:], strict=False)):
+    if any((b - a) & 0xFF != 1 for a, b in itertools.pairwise(seqs)):
         raise Fail(f"the device's RESULTs carry seq {seqs}: not consecutive")
 
 

@@ -54,7 +54,7 @@ from firmware_bridge.wire import (
 #: how long a reply that must come may take on a USB link before the check fails
 REPLY_WAIT = 0.5
 #: how long the probe listens to be sure that something does NOT come
-QUIET_WAIT = 0.15
+QUIET_WAIT = 0.10
 #: the bus's host reply timeout (docs/protocol.md section 6)
 BUS_REPLY_TIMEOUT = 0.020
 
@@ -357,7 +357,8 @@ class Probe:
         """HELLO (new nonce), then SYNC_EVENTS; returns its data and the events resent.
 
         ``after`` defaults to the HELLO_REPLY's ``last_event_no``: no old event
-        comes back.  Events are collected until the line is quiet.
+        comes back (and none is waited for).  Events asked for are collected
+        until the line is quiet.
         """
         self.drain(0.02)
         reply = self.hello()
@@ -369,11 +370,11 @@ class Probe:
             sync = SyncResult.decode(result.data)
         except BodyError as exc:
             raise Fail(f"RESULT of SYNC_EVENTS: {exc}") from None
-        events = self.events_until_quiet()
+        events = self.events_until_quiet() if after < reply.last_event_no else []
         return sync, events
 
     def events_until_quiet(self, quiet: float = QUIET_WAIT) -> list[Event]:
-        events = []
+        events: list[Event] = []
         while True:
             if self.bus:
                 got = self.turn(MsgType.PING, Ping(self.new_token()).encode())

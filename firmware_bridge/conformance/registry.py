@@ -55,5 +55,11 @@ def check(
     return register
 
 
+def clause_key(clause: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in clause.split("."))
+
+
 def checks_for(device: str) -> list[Check]:
-    return [c for c in CHECKS if device in c.devices]
+    """The checks for a device, in the spec's order (registration order within
+    a section)."""
+    return sorted((c for c in CHECKS if device in c.devices), key=lambda c: clause_key(c.clause))
