@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bus: seat panels at addresses 1..N (default 1)")
     parser.add_argument("--no-dealer", action="store_true",
                         help="bus: no dealer panel at address 15")
+    parser.add_argument("--target", type=int, default=None, metavar="ADDRESS",
+                        help="bus: the panel the device checks talk to (default: the first)")
     parser.add_argument("--check", action="append", default=[], metavar="NAME",
                         help="run only this check, or every check of a section (e.g. 5.1);"
                         " may be repeated")
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             args.url,
             args.device,
             addresses=addresses,
+            target=args.target if args.device == "bus" else None,
             only=args.check,
             slack=args.slack,
             slow=not args.quick,

@@ -84,7 +84,8 @@ def not_supported(p: Probe) -> None:
         answered(p, mtype, body, ResultCode.NOT_SUPPORTED, f"{name_of(mtype)} without {cap.name}")
 
 
-@check("5.4", "commands.already-done", "a repeated dispense_no gets ALREADY_DONE, no second card")
+@check("5.4", "commands.already-done",
+       "a repeated dispense_no gets ALREADY_DONE (not carried out again)")
 def already_done(p: Probe) -> None:
     p.open_session()
     if not p.info.capabilities & Capability.MOTOR:

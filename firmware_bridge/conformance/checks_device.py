@@ -84,8 +84,14 @@ def locked_no_card(p: Probe) -> None:
 
 
 def quiet_for(p: Probe, seconds: float) -> None:
-    """Say nothing for ``seconds`` (the device's own frames are acked as they come)."""
-    p.collect(seconds)
+    """Say nothing at all for ``seconds``: not even an ack to a card that a
+    person (or a simulated dealer) pulls meanwhile, which would keep the
+    session alive."""
+    p.auto_ack = False
+    try:
+        p.collect(seconds)
+    finally:
+        p.auto_ack = True
 
 
 def no_session_answer(p: Probe, mtype: int, body: bytes, **header: int) -> Received:

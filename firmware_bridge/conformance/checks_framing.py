@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from cobs import cobs
+
 from firmware_bridge.conformance.probe import (
     QUIET_WAIT,
     Fail,
@@ -24,9 +26,11 @@ from firmware_bridge.wire import (
     MAX_ENCODED,
     PROTOCOL_MAJOR,
     SEQUENCED_TYPES,
+    Capability,
     Hello,
     MsgType,
     Ping,
+    SetLights,
     encode_frame,
 )
 
@@ -57,8 +61,6 @@ def nonzero_noise(n: int) -> bytes:
 def harmless_command(p: Probe) -> tuple[int, bytes]:
     """A command any device answers without moving anything: lamps off, or an
     unknown type (answered UNKNOWN_TYPE) on a device without lamps."""
-    from firmware_bridge.wire import Capability, SetLights
-
     if p.info.capabilities & Capability.LIGHTS:
         return MsgType.SET_LIGHTS, SetLights(0).encode()
     return 0x1F, b""
@@ -118,16 +120,12 @@ def bad_crc(p: Probe) -> None:
 
 
 def _crc_of(frame: bytes) -> int:
-    from cobs import cobs
-
     raw = cobs.decode(frame[:-1])
     return int.from_bytes(raw[-2:], "little")
 
 
 @check("1", "framing.truncated", "a frame shorter than 8 decoded bytes is dropped")
 def truncated(p: Probe) -> None:
-    from cobs import cobs
-
     p.open_session()
     p.write(b"\x00" + bytes(cobs.encode(bytes([1, p.address, 0, 0, 0, 3, 1]))) + b"\x00")
     silence(p, "a truncated frame")

@@ -80,6 +80,7 @@ def run_checks(
     device: str,
     *,
     addresses: tuple[int, ...] | None = None,
+    target: int | None = None,
     only: Iterable[str] = (),
     slack: float = 0.03,
     slow: bool = True,
@@ -87,12 +88,20 @@ def run_checks(
     report: Callable[[Outcome], None] | None = None,
     identified: Callable[[HelloReply | None], None] | None = None,
 ) -> list[Outcome]:
-    """Run the selected checks; every outcome is also passed to ``report``."""
+    """Run the selected checks; every outcome is also passed to ``report``.
+
+    ``addresses`` are the ones configured (the shoe's 0, or the panels on the
+    bus); ``target`` is the one the device checks talk to (default the first).
+    """
     chosen = select(device, only, slow=slow)
     if addresses is None:
         addresses = (ADDRESS_DIRECT,) if device == SHOE else bus_addresses(1, True)
+    if target is None:
+        target = addresses[0]
+    elif target not in addresses:
+        raise SuiteError(f"address {target} is not among the configured ones {list(addresses)}")
     try:
-        probe = Probe.open(url, baudrate=baudrate, address=addresses[0], bus=device == BUS,
+        probe = Probe.open(url, baudrate=baudrate, address=target, bus=device == BUS,
                            slack=slack, addresses=addresses)
     except (serial.SerialException, OSError, ValueError) as exc:
         raise SuiteError(f"cannot open {url}: {exc}") from None
@@ -109,9 +118,9 @@ def run_checks(
             identified(hello)
         for chk in chosen:
             if not answered:
-                note(Outcome(chk, FAIL, f"nothing answers HELLO at address {addresses[0]}"))
+                note(Outcome(chk, FAIL, f"nothing answers HELLO at address {target}"))
                 continue
-            note(_run_one(probe, chk, addresses[0]))
+            note(_run_one(probe, chk, target))
     return outcomes
 
 

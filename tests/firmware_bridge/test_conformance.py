@@ -16,6 +16,7 @@ import struct
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from cobs import cobs
@@ -620,6 +621,13 @@ def test_every_check_has_a_device_that_fails_it() -> None:
     assert covered == {c.name for c in CHECKS}
 
 
+def test_every_check_is_explained_in_the_docs() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "conformance.md").read_text()
+    rows = {line.split("|")[2].strip().strip("`") for line in doc.splitlines()
+            if line.startswith("| ") and line.count("`") >= 2}
+    assert {c.name for c in CHECKS} <= rows
+
+
 def test_the_reference_shoe_passes_every_check_through_the_cli() -> None:
     """Skipped by hand: the shoe has no text display (text.two-lines)."""
     out = io.StringIO()
@@ -666,7 +674,22 @@ def test_the_cli_names_the_failed_clause_and_exits_non_zero() -> None:
     assert status == 1
     bad = [line for line in lines if " FAIL " in line]
     assert len(bad) == 1 and bad[0].startswith("§1    framing.bad-crc          FAIL  ")
-    assert lines[-1].endswith("1 failed, 0 skipped: DOES NOT CONFORM")
+    assert lines[-1] == "7 checks: 6 passed, 1 failed, 0 skipped: DOES NOT CONFORM"
+    assert bad[0].endswith("the device answered a PING with a wrong CRC with PONG")
+
+
+def test_the_bus_checks_the_panel_named_by_target() -> None:
+    """Seat 2 refuses line breaks: the default target (seat 1) passes, --target 2 fails."""
+    verdicts = []
+    for extra in ([], ["--target", "2"]):
+        out = io.StringIO()
+        endpoint = BusEndpoint([panel(1), panel(2, RefusesLineBreaks), panel(15)])
+        with serving(endpoint) as url, contextlib.redirect_stdout(out):
+            status = cli_main(["conformance", "bus", url, "--seats", "2", "--check",
+                               "text.two-lines", *extra])
+        verdicts.append((status, out.getvalue().splitlines()[1]))
+    assert verdicts[0][0] == 0 and "seat panel 1" in verdicts[0][1]
+    assert verdicts[1][0] == 1 and "seat panel 2" in verdicts[1][1]
 
 
 def test_a_port_where_nothing_answers_fails_every_check_quickly() -> None:
