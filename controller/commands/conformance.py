@@ -18,6 +18,7 @@ from firmware_bridge.conformance.suite import (
     format_identity,
     format_outcome,
     run_checks,
+    select,
     summary,
 )
 
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         addresses = (
             bus_addresses(args.seats, not args.no_dealer) if args.device == "bus" else None
         )
+        select(args.device, args.check)  # a wrong check name is said before the port opens
         print(f"conformance of the {args.device} on {args.url}", flush=True)
         outcomes = run_checks(
             args.url,

@@ -188,7 +188,9 @@ def retransmit_timer(p: Probe) -> None:
             raise Fail(f"an unacknowledged RESULT was resent {len(again)} time(s) in 400 ms")
         gaps = [again[0].at - first.at, again[1].at - again[0].at]
         for gap, want in zip(gaps, (RTO, 2 * RTO), strict=True):
-            if not want * 0.9 <= gap <= want + p.slack:
+            # the lower bound is loose: a resend a little early is harmless, and
+            # a late wake-up of this process shortens the first gap it measures
+            if not want * 0.7 <= gap <= want + p.slack:
                 shown = ", ".join(f"{g * 1000:.0f}" for g in gaps)
                 raise Fail(f"resent after {shown} ms; the spec says 50 then 100 ms")
         if any(r.body != first.body for r in again):

@@ -145,6 +145,10 @@ class Probe:
         self.next_seq = 0
         self.expected = 0
         self.hello_reply: HelloReply | None = None
+        #: what the probe wrote last: an RS-485 adapter may echo it back, and a
+        #: frame the probe marked FROM_DEVICE on purpose must not come back as
+        #: the device's
+        self._sent: deque[bytes] = deque(maxlen=64)
         self._nonce = random.randrange(1, 0xFFFF)
         self._token = random.randrange(0, 0xFFFF)
 
@@ -190,6 +194,7 @@ class Probe:
         )
 
     def write(self, data: bytes) -> float:
+        self._sent.extend(chunk for chunk in data.split(b"\x00") if chunk)
         self.port.write(data)
         self.port.flush()
         return time.monotonic()
@@ -212,9 +217,12 @@ class Probe:
         for item in self.decoder.feed(data):
             if isinstance(item, FrameError):
                 self.damaged += 1
-            elif item.header.from_device:  # else our own echo on a bus
+            elif item.header.from_device and not self._is_echo(item):
                 self._account(Received(at, item))
         return True
+
+    def _is_echo(self, frame: Frame) -> bool:
+        return encode_frame(frame.header, frame.body)[:-1] in self._sent
 
     def _account(self, r: Received) -> None:
         h = r.header
