@@ -119,6 +119,10 @@ def failsafe_timing(p: Probe) -> None:
     no_session_answer(p, MsgType.PING, Ping(p.new_token()).encode())
     mtype, body = harmless_command(p)
     no_session_answer(p, mtype, body, seq=p.next_seq)
+    try:
+        p.open_session()
+    except Fail as exc:
+        raise Fail(f"a HELLO with a new nonce did not end fail-safe: {exc}") from None
 
 
 @check("9", "failsafe.gate", "fail-safe locks the gate, and it stays locked after a new HELLO",
@@ -193,6 +197,22 @@ def bus_one_reply(p: Probe) -> None:
             raise Fail(f"{what} to address {p.address} answered from {got[0].address}")
         if "seq" in header:
             p.next_seq = (p.next_seq + 1) & 0xFF
+
+
+@check("8", "bus.only-when-polled",
+       "a panel never speaks unasked, not even to resend an unacknowledged frame",
+       devices=frozenset({BUS}))
+def bus_only_when_polled(p: Probe) -> None:
+    p.open_session()
+    p.send(*harmless_command(p), seq=p.next_seq, ack=p.expected)
+    p.next_seq = (p.next_seq + 1) & 0xFF
+    first = p.collect(window(p))
+    if not any(r.type == MsgType.RESULT for r in first):
+        raise Fail("a command's turn was not answered by its RESULT")
+    unasked = p.collect(0.3)  # its RESULT is not acknowledged: only a poll may bring it again
+    if unasked:
+        raise Fail(f"the panel sent {name_of(unasked[0].type)} without being polled")
+    p.settle()
 
 
 @check("8", "bus.window",

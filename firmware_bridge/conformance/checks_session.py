@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from firmware_bridge.conformance.checks_framing import harmless_command
-from firmware_bridge.conformance.probe import Fail, Probe, name_of
+from firmware_bridge.conformance.probe import Fail, Probe, name_of, reply_nonce
 from firmware_bridge.conformance.registry import SHOE, check
 from firmware_bridge.wire import (
     ADDRESS_DEALER,
@@ -14,7 +14,9 @@ from firmware_bridge.wire import (
     PROTOCOL_MAJOR,
     Button,
     DeviceKind,
+    Hello,
     MsgType,
+    Ping,
     buttons_in,
 )
 
@@ -105,6 +107,42 @@ def session_new(p: Probe) -> None:
         raise Fail(f"the first sequenced frame of a new session has seq {r.header.seq}, not 0")
     if r.body[0] != 0:
         raise Fail(f"RESULT names ref_seq {r.body[0]}, not 0")
+
+
+@check("4", "session.new-discards",
+       "a new session discards the old session's unacknowledged frames")
+def session_new_discards(p: Probe) -> None:
+    p.open_session()
+    p.auto_ack = False
+    try:
+        seq = p.command(*harmless_command(p))
+        p.result(seq)  # received, never acknowledged: the device keeps it for resending
+        p.hello()
+        got = p.collect(0.15)
+        if p.bus:
+            got += p.turn(MsgType.PING, Ping(p.new_token()).encode())
+        old = [r for r in got if r.type == MsgType.RESULT]
+        if old:
+            raise Fail("after a new HELLO the device still sent the old session's RESULT")
+    finally:
+        p.auto_ack = True
+        p.settle()
+
+
+@check("3", "hello.longer", "a HELLO with trailing bytes of a later version is answered as usual")
+def hello_longer(p: Probe) -> None:
+    p.drain(0.02)
+    nonce = p.new_nonce()
+    body = Hello(PROTOCOL_MAJOR, 0, nonce).encode() + b"\x01\x02\x03\x04"
+    for _ in range(3):
+        p.send(MsgType.HELLO, body, seq=0, ack=0, flags=0)
+        got = [r for r in p.collect(0.2) if r.type == MsgType.HELLO_REPLY]
+        if got:
+            break
+    else:
+        raise Fail("a HELLO of 8 bytes (4 more than version 1.0's) got no HELLO_REPLY")
+    if reply_nonce(got[0]) != nonce:
+        raise Fail("the HELLO_REPLY to a longer HELLO does not echo its nonce")
 
 
 @check("4", "session.hello-repeat", "a repeated HELLO (same nonce) changes nothing")

@@ -294,6 +294,21 @@ class KeepsSequenceOnNewSession(DeviceCore):
         return reply
 
 
+class KeepsUnackedOnNewSession(DeviceCore):
+    def _on_hello(self, body: bytes, now: float) -> bytes:
+        kept = list(self.link._unacked)
+        reply = super()._on_hello(body, now)
+        self.link._unacked.extend(kept)
+        return reply
+
+
+class WantsHelloOfFourBytes(DeviceCore):
+    def receive_frame(self, frame: Frame, now: float) -> bytes:
+        if frame.header.type == MsgType.HELLO and len(frame.body) != 4:
+            return b""
+        return super().receive_frame(frame, now)
+
+
 class NewSessionOnEveryHello(DeviceCore):
     def _on_hello(self, body: bytes, now: float) -> bytes:
         self.session = 0
@@ -456,6 +471,16 @@ class AnswersEveryAddress(BusEndpoint):
             self._out += device.receive_frame(frame, now)
 
 
+class ResendsUnasked(BusEndpoint):
+    """Resends a panel's unacknowledged frame on a timer, as on USB."""
+
+    def tick(self, now: float) -> None:
+        super().tick(now)
+        for d in self.devices.values():
+            if d.link._unacked and now - d.link._unacked[0].sent_at > 0.05:
+                self._out += d.link._send(d.link._unacked[0], now)
+
+
 class RepliesTwice(BusEndpoint):
     def receive_bytes(self, data: bytes, now: float) -> None:
         before = len(self._out)
@@ -524,6 +549,12 @@ BROKEN = [
            "answers major 2"),
     Broken("session.new", "shoe", core_only(lambda: shoe(KeepsSequenceOnNewSession)),
            "RESULT to seq 0"),
+    Broken("session.new-discards", "shoe", core_only(lambda: shoe(KeepsUnackedOnNewSession)),
+           "old session's RESULT"),
+    Broken("session.new-discards", "bus", core_only(lambda: bus(panel(
+        1, KeepsUnackedOnNewSession))), "old session's RESULT"),
+    Broken("hello.longer", "shoe", core_only(lambda: shoe(WantsHelloOfFourBytes)),
+           "HELLO of 8 bytes"),
     Broken("session.hello-repeat", "shoe", core_only(lambda: shoe(NewSessionOnEveryHello)),
            "RESULT to the command"),
     Broken("ping.pong", "shoe", core_only(lambda: shoe(FrozenClock)), "uptime_ms moved 0"),
@@ -603,6 +634,8 @@ BROKEN = [
         2, identity=seat_identity(3)), panel(15)])), "answers as kind 2 seat 3"),
     Broken("bus.one-reply", "bus", core_only(lambda: bus(endpoint=RepliesTwice)),
            "got 2 replies"),
+    Broken("bus.only-when-polled", "bus", core_only(lambda: bus(endpoint=ResendsUnasked)),
+           "without being polled"),
     Broken("bus.window", "bus", core_only(lambda: bus(panel(1, link=SendsAheadOnBus))),
            "was not sent again"),
 ]
