@@ -153,10 +153,22 @@ class Probe:
         self._token = random.randrange(0, 0xFFFF)
 
     @classmethod
-    def open(cls, url: str, *, baudrate: int = 115200, **kwargs: object) -> Probe:
-        """Open any pyserial URL; raises ``serial.SerialException`` or ``OSError``."""
+    def open(
+        cls,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        address: int = 0,
+        bus: bool = False,
+        slack: float = 0.03,
+        addresses: tuple[int, ...] = (0,),
+    ) -> Probe:
+        """Open any pyserial URL; raises ``serial.SerialException`` or ``OSError``.
+
+        A short read timeout: the probe polls, so a reply is seen within ~2 ms.
+        """
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.002, write_timeout=1.0)
-        return cls(port, **kwargs)  # type: ignore[arg-type]
+        return cls(port, address=address, bus=bus, slack=slack, addresses=addresses)
 
     def close(self) -> None:
         self.port.close()
@@ -199,9 +211,20 @@ class Probe:
         self.port.flush()
         return time.monotonic()
 
-    def send(self, mtype: int, body: bytes = b"", **header: int | None) -> float:
+    def send(
+        self,
+        mtype: int,
+        body: bytes = b"",
+        *,
+        seq: int | None = None,
+        ack: int | None = None,
+        flags: int | None = None,
+        version: int = PROTOCOL_MAJOR,
+        address: int | None = None,
+    ) -> float:
         """Send one frame built by the codec; returns when it left."""
-        return self.write(encode_frame(self.header(mtype, **header), body))  # type: ignore[arg-type]
+        h = self.header(mtype, seq=seq, ack=ack, flags=flags, version=version, address=address)
+        return self.write(encode_frame(h, body))
 
     # --- reading -----------------------------------------------------------------
 
@@ -285,10 +308,18 @@ class Probe:
             if self.bus and poll:
                 self.send(MsgType.PING, Ping(self.new_token()).encode())
 
-    def turn(self, mtype: int, body: bytes = b"", **header: int | None) -> list[Received]:
+    def turn(
+        self,
+        mtype: int,
+        body: bytes = b"",
+        *,
+        seq: int | None = None,
+        ack: int | None = None,
+        flags: int | None = None,
+    ) -> list[Received]:
         """Bus: send one frame and return what came back in the reply window."""
         self.inbox.clear()
-        self.send(mtype, body, **header)
+        self.send(mtype, body, seq=seq, ack=ack, flags=flags)
         return self.collect(BUS_REPLY_TIMEOUT + self.slack)
 
     # --- the protocol's common steps -------------------------------------------------
@@ -330,10 +361,10 @@ class Probe:
             raise Fail("no session")
         return self.hello_reply
 
-    def command(self, mtype: int, body: bytes = b"", **header: int | None) -> int:
+    def command(self, mtype: int, body: bytes = b"") -> int:
         """Send a sequenced frame with the next ``seq``; returns that seq."""
         seq = self.next_seq
-        self.send(mtype, body, seq=seq, **header)
+        self.send(mtype, body, seq=seq)
         self.next_seq = (seq + 1) & 0xFF
         return seq
 
