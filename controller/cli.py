@@ -23,6 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim-hw": ("hardware_sim.cli", "run the emulated shoe and panels on serial ports"),
     "run": ("controller.commands.run", "run a real table from its configuration file"),
     "history": ("controller.commands.history", "export a game from the journal"),
+    "conformance": (
+        "controller.commands.conformance",
+        "check a shoe or panel bus against the protocol",
+    ),
 }
 
 
