@@ -156,13 +156,14 @@ async def bench(
                     card = rig.call(lambda: rig.world.under_camera)
                     if card is not None and core.unsure.event_no not in confirmed:
                         confirmed.append(core.unsure.event_no)
-                        asyncio.get_running_loop().create_task(table.confirm_card(str(card)))
+                        asyncio.get_running_loop().create_task(
+                            table.command("confirm_card", {"code": str(card)}))
 
                 table.publisher.add_listener(dealer_confirms)
                 async with table:
                     rig.start_dealer(view=table.snapshot, press_next=True, pace=0.0)
                     rig.start_bots({n: "stick16" for n in names}, think=0.0)
-                    await table.next_deal()
+                    await table.command("next_deal")
                     await asyncio.sleep(warmup)
                     if barrier is not None:
                         await asyncio.to_thread(barrier.wait)

@@ -239,4 +239,5 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "winners": state.winners() if state.game_over else [],
         "links": core.links,
         "counters": dict(core.counters),
+        "manual": core.manual,
     }

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -31,7 +31,7 @@ from controller.core import (
     ShoeEmpty,
     TableCore,
 )
-from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.publish import CommandResult, Listener, Publisher, TableSnapshot
 from firmware_bridge import host
 from firmware_bridge.wire import Button
 
@@ -373,39 +373,11 @@ class Table:
     def snapshot(self) -> TableSnapshot:
         return self.publisher.latest or self.core.snapshot()
 
-    async def command(self, name: str, **args: Any) -> CommandResult:
-        result = self.core.command(name, **args)
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        return self.publisher.add_listener(listener)
+
+    async def command(self, name: str, args: Mapping[str, Any] | None = None) -> CommandResult:
+        """A dealer command (:data:`controller.dealer_commands.COMMANDS`), then a refresh."""
+        result = self.core.command(name, args)
         self.refresh()
         return result
-
-    async def confirm_card(self, code: str) -> CommandResult:
-        return await self.command("confirm_card", code=code)
-
-    async def pause(self) -> CommandResult:
-        return await self.command("pause")
-
-    async def resume(self) -> CommandResult:
-        return await self.command("resume")
-
-    async def void_deal(self) -> CommandResult:
-        return await self.command("void_deal")
-
-    async def new_game(self) -> CommandResult:
-        return await self.command("new_game")
-
-    async def next_deal(self) -> CommandResult:
-        return await self.command("next_deal")
-
-    async def bank_draw(self) -> CommandResult:
-        return await self.command("bank_draw")
-
-    async def bank_stay(self) -> CommandResult:
-        return await self.command("bank_stay")
-
-    async def misdeal(self, choice: str) -> CommandResult:
-        return await self.command("misdeal", choice=choice)
-
-    async def decide(
-        self, seat: str, decision: str, amount: int | None = None
-    ) -> CommandResult:
-        return await self.command("decide", seat=seat, decision=decision, amount=amount)

@@ -66,7 +66,7 @@ async def _autoplay(table: ManualTable, every: float, seed: int) -> None:
         await asyncio.sleep(every)
         if not await autoplay.step(table, rng):
             await asyncio.sleep(every * 10)
-            await table.new_game()
+            await table.command("new_game")
 
 
 if __name__ == "__main__":

@@ -18,19 +18,23 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
-from controller.publish import CommandResult, TableLink, TableSnapshot
+from controller.dealer_commands import explain
+from controller.publish import TableLink, TableSnapshot
 
 from . import views
 from .auth import TokenGuard, token_matches
 from .cards_svg import back_svg, card_svg
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
+from .routes import mount
+from .routes.commands import command_routers
 from .training import TrainingDesk, TrainingError, UnknownSession
 
 log = logging.getLogger(__name__)
@@ -40,26 +44,6 @@ PAGES = {"dealer": "dealer.html", "table": "table.html", "training": "training.h
 #: How long a dealer socket may take to send its token.
 AUTH_TIMEOUT_S = 10.0
 SVG_HEADERS = {"Cache-Control": "public, max-age=86400"}
-
-
-class CardCode(BaseModel):
-    code: str = Field(max_length=4, description="The card the dealer sees, e.g. 'TH' or '10H'.")
-
-
-class MisdealChoice(BaseModel):
-    choice: str = Field(max_length=40, description="One of the alarm's choice ids.")
-
-
-class Decision(BaseModel):
-    seat: str = Field(max_length=40, description="The seat's player name.")
-    decision: str = Field(max_length=20, description="stick, twist, buy, split, double, ...")
-    amount: int | None = Field(default=None, ge=0, le=1_000_000)
-
-
-class Answer(BaseModel):
-    ok: bool
-    message: str = ""
-    data: dict[str, Any] | None = None
 
 
 class NewTraining(BaseModel):
@@ -87,10 +71,6 @@ class TraineeSettle(BaseModel):
         max_length=16,
     )
     next_banker: str | None = Field(default=None, max_length=40)
-
-
-def _answer(result: CommandResult) -> JSONResponse:
-    return JSONResponse(result.to_json(), status_code=200 if result.ok else 409)
 
 
 def create_app(
@@ -131,7 +111,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state["loop"] = asyncio.get_running_loop()
-        state["unsubscribe"] = table.publisher.add_listener(on_snapshot)
+        state["unsubscribe"] = table.add_listener(on_snapshot)
         _publish(table.snapshot())
         try:
             yield
@@ -150,6 +130,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_body=max_body)
+    app.add_exception_handler(RequestValidationError, _plain_refusal)
     app.state.hub = hub
     app.state.table = table
     app.state.training = desk
@@ -198,77 +179,9 @@ def create_app(
     async def dealer_api() -> dict[str, Any]:
         return hub["dealer"].view or views.dealer_view(table.snapshot())
 
-    # -- dealer commands ---------------------------------------------------------
-    async def run(name: str, **args: Any) -> JSONResponse:
-        try:
-            result = await table.command(name, **args)
-        except Exception as exc:  # the table answers refusals itself; this is a fault
-            log.exception("dealer command %s failed", name)
-            result = CommandResult.refused(f"The table could not do that: {exc}")
-        return _answer(result)
-
-    responses: dict[int | str, dict[str, Any]] = {
-        401: {"description": "No dealer's token"},
-        403: {"description": "Wrong dealer's token"},
-        409: {"model": Answer, "description": "Refused: the message says why"},
-    }
-
-    def simple(path: str, name: str, summary: str) -> None:
-        async def handler() -> JSONResponse:
-            return await run(name)
-
-        app.add_api_route(
-            path,
-            handler,
-            methods=["POST"],
-            dependencies=need_token,
-            tags=["dealer"],
-            summary=summary,
-            response_model=Answer,
-            responses=responses,
-            name=name,
-        )
-
-    simple("/api/pause", "pause", "Pause the table (the shoe gate locks)")
-    simple("/api/resume", "resume", "Resume after a pause")
-    simple("/api/void-deal", "void_deal", "Void the current deal")
-    simple("/api/new-game", "new_game", "Start a new game")
-    simple("/api/next-deal", "next_deal", "The cards are back in the shoe: deal on")
-    simple("/api/bank/draw", "bank_draw", "The banker draws a card")
-    simple("/api/bank/stay", "bank_stay", "The banker stays")
-
-    @app.post(
-        "/api/confirm-card",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Confirm the card the camera was unsure of",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def confirm_card(body: CardCode) -> JSONResponse:
-        return await run("confirm_card", code=body.code)
-
-    @app.post(
-        "/api/misdeal",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Choose how to recover from an alarm",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def misdeal(body: MisdealChoice) -> JSONResponse:
-        return await run("misdeal", choice=body.choice)
-
-    @app.post(
-        "/api/decide",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Enter a player's decision on their behalf",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def decide(body: Decision) -> JSONResponse:
-        return await run("decide", seat=body.seat, decision=body.decision, amount=body.amount)
+    # -- dealer commands: generated from controller.dealer_commands.COMMANDS --------
+    for router in command_routers(table, guard):
+        mount(app, router)
 
     # -- training ----------------------------------------------------------------
     def training_answer(call: Callable[[], dict[str, Any]]) -> JSONResponse:
@@ -358,6 +271,13 @@ def create_app(
 
     app.state.publish_now = _publish
     return app
+
+
+async def _plain_refusal(request: Request, exc: Exception) -> JSONResponse:
+    """A body of the wrong shape: one sentence, never pydantic's error list."""
+    assert isinstance(exc, RequestValidationError)
+    message = explain(list(exc.errors()))
+    return JSONResponse({"ok": False, "message": message}, status_code=422)
 
 
 async def serve(
