@@ -35,6 +35,7 @@ from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .routes import mount
 from .routes.commands import command_routers
+from .schema import DealerView, PublicView
 from .training import TrainingDesk, TrainingError, UnknownSession
 
 log = logging.getLogger(__name__)
@@ -166,7 +167,15 @@ def create_app(
         return Response(svg, media_type="image/svg+xml", headers=SVG_HEADERS)
 
     # -- read-only views ---------------------------------------------------------
-    @app.get("/api/public", tags=["views"], summary="What the players may see")
+    # The views are described by their schemas but returned as built (response_model=None):
+    # the JSON is exactly what the sockets send, never re-serialised or filtered.
+    @app.get(
+        "/api/public",
+        tags=["views"],
+        summary="What the players may see",
+        response_model=None,
+        responses={200: {"model": PublicView, "description": "The public view"}},
+    )
     async def public_api() -> dict[str, Any]:
         return hub["public"].view or views.public_view(table.snapshot())
 
@@ -175,6 +184,8 @@ def create_app(
         tags=["views"],
         summary="Everything the dealer sees (face-down cards included)",
         dependencies=need_token,
+        response_model=None,
+        responses={200: {"model": DealerView, "description": "The dealer's view"}},
     )
     async def dealer_api() -> dict[str, Any]:
         return hub["dealer"].view or views.dealer_view(table.snapshot())
