@@ -122,14 +122,36 @@ DEALER_VIEW: TypeAdapter[DealerView] = TypeAdapter(DealerView)
 PUBLIC_VIEW: TypeAdapter[PublicView] = TypeAdapter(PublicView)
 
 
-def json_schemas() -> dict[str, dict[str, Any]]:
-    """The snapshot's and both views' JSON Schemas, by name."""
+def json_schemas() -> dict[str, Any]:
+    """The snapshot's and both views' JSON Schemas, sharing one ``$defs``."""
+    refs, defs = TypeAdapter.json_schemas(
+        [
+            ("Snapshot", "validation", SNAPSHOT),
+            ("DealerView", "validation", DEALER_VIEW),
+            ("PublicView", "validation", PUBLIC_VIEW),
+        ],
+        ref_template="#/$defs/{model}",
+    )
     return {
-        "Snapshot": SNAPSHOT.json_schema(),
-        "DealerView": DEALER_VIEW.json_schema(),
-        "PublicView": PUBLIC_VIEW.json_schema(),
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [refs[(name, "validation")] for name in ("Snapshot", "DealerView", "PublicView")],
+        **defs,
     }
 
 
+def schema_text() -> str:
+    """The schemas as ``docs/display.md`` shows them: one definition per line."""
+    doc = json_schemas()
+    defs: dict[str, Any] = doc["$defs"]
+    lines = [f'  "{name}": {json.dumps(body, separators=(",", ":"))}'
+             for name, body in sorted(defs.items())]
+    head = {k: v for k, v in doc.items() if k != "$defs"}
+    return (
+        "{\n"
+        + "".join(f' "{k}": {json.dumps(v, separators=(",", ":"))},\n' for k, v in head.items())
+        + ' "$defs": {\n' + ",\n".join(lines) + "\n }\n}\n"
+    )
+
+
 if __name__ == "__main__":
-    print(json.dumps(json_schemas(), indent=1))
+    print(schema_text(), end="")

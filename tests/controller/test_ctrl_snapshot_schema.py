@@ -41,8 +41,9 @@ from controller.journal import Journal
 from controller.rules import Action, CardNeed
 from controller.snapshot_schema import SNAPSHOT
 from dealer_display import autoplay, views
+from dealer_display.app import create_app
 from dealer_display.manual import ManualTable
-from dealer_display.schema import DEALER_VIEW, PUBLIC_VIEW
+from dealer_display.schema import DEALER_VIEW, PUBLIC_VIEW, schema_text
 from firmware_bridge.wire import Button
 
 PRESETS = ["house", "traditional", "shoot", "casino", "ponton"]
@@ -166,3 +167,27 @@ def test_the_schema_refuses_what_the_table_must_not_send() -> None:
     public = views.public_view(good)
     with pytest.raises(ValidationError):
         PUBLIC_VIEW.validate_json(json.dumps({**public, "pack": [1, 2]}), strict=True)
+
+
+def test_the_schema_is_published_in_the_docs_and_the_openapi_document() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "display.md").read_text(encoding="utf-8")
+    block = docs.split("<!-- schema:begin -->\n```json\n", 1)[1]
+    block = block.split("```\n<!-- schema:end -->")[0]
+    assert block == schema_text(), "docs/display.md: paste `python -m dealer_display.schema`"
+    assert json.loads(block)["$defs"]["Snapshot"]["required"][:3] == ["table", "rules", "phase"]
+
+    app = create_app(ManualTable(), token="schema-token-123")
+    openapi = app.openapi()
+    for path, name in (("/api/public", "PublicView"), ("/api/dealer", "DealerView")):
+        shown = openapi["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+        assert shown["schema"] == {"$ref": f"#/components/schemas/{name}"}
+        published = openapi["components"]["schemas"][name]
+        own = schema_text_defs()[name]
+        assert set(published["properties"]) == set(own["properties"])
+        assert published["required"] == own["required"]
+        assert published.get("additionalProperties") is False
+
+
+def schema_text_defs() -> dict[str, Any]:
+    defs: dict[str, Any] = json.loads(schema_text())["$defs"]
+    return defs
