@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--token", default=None, help="dealer's token (default: a random one)")
     parser.add_argument(
+        "--journal", default=":memory:", metavar="PATH",
+        help="journal file: the game survives a restart (default: in memory)",
+    )
+    parser.add_argument(
         "--autoplay", type=float, default=0.0, metavar="SECONDS",
         help="simulated people make one move every SECONDS",
     )
@@ -35,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     token = args.token or secrets.token_urlsafe(16)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     table = ManualTable(
-        rules=args.rules, players=players, banker=args.banker, seed=args.seed, name="Manual table"
+        rules=args.rules, players=players, banker=args.banker, seed=args.seed,
+        name="Manual table", journal=args.journal,
     )
     app = create_app(table, token=token)
     base = f"http://{args.host}:{args.port}"

@@ -1,4 +1,10 @@
-"""The display's HTTP API, one ``APIRouter`` module per resource."""
+"""The display's HTTP API, one ``APIRouter`` module per resource.
+
+``pages`` (pages, favicon, card images), ``views`` (the dealer's and the
+public view), ``commands`` (every dealer command, generated from
+:mod:`controller.dealer_commands`, one router per resource) and ``training``
+(the training desk).  The live sockets stay in :mod:`dealer_display.app`.
+"""
 
 from __future__ import annotations
 

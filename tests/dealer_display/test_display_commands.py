@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -308,3 +309,19 @@ def test_the_core_refuses_unknown_commands_and_bad_arguments_plainly() -> None:
         core.command("stack_top", {"cards": ["AS", "TOOLONG"]}),
     ):
         assert_plain_sentence(result.to_json())
+
+
+def test_a_manual_table_journalled_on_disk_resumes_where_it_stopped(tmp_path: Path) -> None:
+    """The hand-run table keeps the live table's journal: a restart loses nothing."""
+    path = tmp_path / "manual.sqlite"
+    first = ManualTable(rules="house", players=["Ann", "Bob"], banker="Bob", seed=2,
+                        journal=path)
+    _ok(first, "next_deal")
+    dealt = str(first.next_card())
+    _ok(first, "confirm_card", {"code": dealt})
+    first.core.journal.close()
+    again = ManualTable(rules="house", players=["Ann", "Bob"], banker="Bob", seed=2,
+                        journal=path)
+    ann = next(s for s in again.snapshot()["seats"] if s["name"] == "Ann")
+    assert ann["hands"][0]["cards"] == [{"code": dealt, "face_up": False}]
+    assert again.snapshot()["deal"]["number"] == 1
