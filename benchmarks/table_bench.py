@@ -49,6 +49,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,7 @@ async def bench(
                               recognizer=recognizer, frames=frames)
                 last_cards = [0]
 
-                def on_publish(snapshot: dict[str, Any]) -> None:
+                def on_publish(snapshot: Mapping[str, Any]) -> None:
                     timeline.append((time.perf_counter(), str(snapshot.get("next"))))
                     cards = core.counters["cards"]
                     if cards > last_cards[0]:
@@ -147,7 +148,7 @@ async def bench(
                 table.publisher.add_listener(on_publish)
                 confirmed: list[int] = []
 
-                def dealer_confirms(snapshot: dict[str, Any]) -> None:
+                def dealer_confirms(snapshot: Mapping[str, Any]) -> None:
                     # The dealer glances at the card the camera could not read
                     # (about 1 in 300 frames sets) and confirms it on the display.
                     hold = snapshot.get("hold") or {}

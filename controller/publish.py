@@ -20,10 +20,12 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-#: A complete, JSON-able picture of the table; see docs/controller.md.
-TableSnapshot = dict[str, Any]
+from controller.snapshot_schema import Snapshot
+
+#: A complete, JSON-able picture of the table (controller/snapshot_schema.py).
+TableSnapshot = Snapshot
 Listener = Callable[[TableSnapshot], None]
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Publisher:
     """Fan-out of snapshots: synchronous listeners and bounded async queues."""
 
     def __init__(self) -> None:
-        self._latest: TableSnapshot = {}
+        self._latest: TableSnapshot = cast(TableSnapshot, {})  # empty until the first
         self._listeners: list[Listener] = []
         self._queues: list[asyncio.Queue[TableSnapshot]] = []
         self.version = 0

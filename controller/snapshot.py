@@ -261,4 +261,4 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "counters": dict(core.counters),
         "manual": core.manual,
     }
-    return cast(TableSnapshot, snapshot)
+    return snapshot
