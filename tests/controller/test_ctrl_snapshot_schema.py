@@ -6,11 +6,12 @@ model is closed and validated strictly from the JSON that is sent, so a key
 the builder adds without the schema, a key the schema promises that the
 builder drops, a tuple, a wrong type or a wrong phase name all fail here.
 
-The games: every scenario in ``tests/scenarios`` played on a live
+The games: a scenario through the whole simulated table (ptys, camera, light
+faults); every whole-game scenario in ``tests/scenarios`` played on a live
 ``TableCore`` with device events only (card-outs, camera readings, panel
-buttons); the faults a real table meets (an unreadable card, a card nobody was
-due, a jammed gate, a link down, a pause); and hand-run games of every preset
-on the manual table, whose snapshots come from the same builder.
+buttons); the faults a real table meets (an unreadable card, a jammed gate, a
+link down, a pause); and hand-run games of every preset on the manual table,
+whose snapshots come from the same builder.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from controller.core import (
 )
 from controller.journal import Journal
 from controller.rules import Action, CardNeed
+from controller.simulate import ScenarioRun, play_scenario
 from controller.snapshot_schema import SNAPSHOT
 from dealer_display import autoplay, views
 from dealer_display.app import create_app
@@ -47,6 +49,7 @@ from dealer_display.schema import DEALER_VIEW, PUBLIC_VIEW, schema_text
 from firmware_bridge.wire import Button
 
 PRESETS = ["house", "traditional", "shoot", "casino", "ponton"]
+ROOT = Path(__file__).parents[2]
 
 
 def validate(snapshot: Mapping[str, Any]) -> None:
@@ -128,6 +131,26 @@ def test_the_faults_of_a_real_table_give_snapshots_that_match_the_schema() -> No
     core._check()
 
 
+def test_every_snapshot_of_a_game_through_the_simulated_table_matches_the_schema() -> None:
+    """The whole simulated stack (emulated shoe and panels on ptys, the simulated
+    camera read by the recogniser, light faults): every snapshot it publishes."""
+    published: list[Mapping[str, Any]] = []
+    listening: list[bool] = []
+
+    async def listen(run: ScenarioRun) -> None:
+        if not listening:
+            listening.append(True)
+            published.append(run.table.snapshot())
+            run.table.add_listener(published.append)
+
+    path = ROOT / "tests" / "scenarios" / "house-split-transfer.json"
+    assert asyncio.run(play_scenario(path, faults="light", hook=listen)) == expected(path)
+    assert len(published) > 50
+    for snapshot in published:
+        validate(snapshot)
+    assert {s["phase"] for s in published} >= {"stakes", "player_turn", "settlement"}
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_snapshot_a_hand_run_game_publishes_matches_the_schema(preset: str) -> None:
     rng = random.Random(preset)
@@ -170,7 +193,7 @@ def test_the_schema_refuses_what_the_table_must_not_send() -> None:
 
 
 def test_the_schema_is_published_in_the_docs_and_the_openapi_document() -> None:
-    docs = (Path(__file__).parents[2] / "docs" / "display.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "display.md").read_text(encoding="utf-8")
     block = docs.split("<!-- schema:begin -->\n```json\n", 1)[1]
     block = block.split("```\n<!-- schema:end -->")[0]
     assert block == schema_text(), "docs/display.md: paste `python -m dealer_display.schema`"
