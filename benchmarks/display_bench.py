@@ -104,7 +104,7 @@ async def main(clients: int, changes: int, pace: float) -> dict[str, float]:
         before = channel.version
         t0 = time.perf_counter()
         if not await autoplay.step(table, rng):
-            await table.new_game()
+            await table.command("new_game")
         if channel.version != before:
             sent[channel.version] = t0
         await asyncio.sleep(pace)

@@ -49,6 +49,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,7 @@ async def bench(
                               recognizer=recognizer, frames=frames)
                 last_cards = [0]
 
-                def on_publish(snapshot: dict[str, Any]) -> None:
+                def on_publish(snapshot: Mapping[str, Any]) -> None:
                     timeline.append((time.perf_counter(), str(snapshot.get("next"))))
                     cards = core.counters["cards"]
                     if cards > last_cards[0]:
@@ -147,7 +148,7 @@ async def bench(
                 table.publisher.add_listener(on_publish)
                 confirmed: list[int] = []
 
-                def dealer_confirms(snapshot: dict[str, Any]) -> None:
+                def dealer_confirms(snapshot: Mapping[str, Any]) -> None:
                     # The dealer glances at the card the camera could not read
                     # (about 1 in 300 frames sets) and confirms it on the display.
                     hold = snapshot.get("hold") or {}
@@ -156,13 +157,14 @@ async def bench(
                     card = rig.call(lambda: rig.world.under_camera)
                     if card is not None and core.unsure.event_no not in confirmed:
                         confirmed.append(core.unsure.event_no)
-                        asyncio.get_running_loop().create_task(table.confirm_card(str(card)))
+                        asyncio.get_running_loop().create_task(
+                            table.command("confirm_card", {"code": str(card)}))
 
                 table.publisher.add_listener(dealer_confirms)
                 async with table:
                     rig.start_dealer(view=table.snapshot, press_next=True, pace=0.0)
                     rig.start_bots({n: "stick16" for n in names}, think=0.0)
-                    await table.next_deal()
+                    await table.command("next_deal")
                     await asyncio.sleep(warmup)
                     if barrier is not None:
                         await asyncio.to_thread(barrier.wait)

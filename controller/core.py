@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pydantic import ValidationError
+
+from controller import dealer_commands
 from controller.journal import Journal
 from controller.machine import TableMachine
 from controller.panel_ux import DEALER, PanelUx, PanelView
@@ -180,8 +183,11 @@ class TableCore:
         *,
         seats: Mapping[str, int] | None = None,
         new_game_if_over: bool = False,
+        manual: bool = False,
     ) -> None:
         self.setup = setup
+        #: cards are entered by the dealer (``confirm_card``), not read by a camera
+        self.manual = manual
         self.journal = journal
         self.addresses: dict[str, int] = dict(
             seats or {name: i + 1 for i, name in enumerate(setup.players)}
@@ -461,19 +467,40 @@ class TableCore:
 
     # -- dealer commands ----------------------------------------------------------------
 
-    def command(self, name: str, **args: Any) -> CommandResult:
-        handler = getattr(self, name, None)
-        if name.startswith("_") or name not in _COMMANDS or handler is None:
-            return CommandResult.refused(f"Unknown command {name!r}")
+    def command(
+        self, name: str, args: Mapping[str, Any] | dealer_commands.Args | None = None
+    ) -> CommandResult:
+        """Run the dealer command ``name`` (see :mod:`controller.dealer_commands`).
+
+        Never raises for bad input: an unknown name, arguments of the wrong
+        shape, a held table or a refusal by the rules engine all come back as
+        a refused CommandResult whose message is one plain sentence.
+        """
+        spec = dealer_commands.COMMANDS.get(name)
+        if spec is None:
+            return CommandResult.refused(f"There is no dealer command {name!r}.")
         try:
-            result = handler(**args)
-        except TypeError as exc:
-            return CommandResult.refused(f"Bad arguments for {name}: {exc}")
-        assert isinstance(result, CommandResult)
-        return result
+            parsed = spec.parse(args)
+        except ValidationError as exc:
+            return CommandResult.refused(dealer_commands.explain_validation(exc))
+        if spec.needs_running and not self.machine.running:
+            return self._held_refusal()
+        handler: Callable[..., CommandResult] = getattr(self, name)
+        result = handler(**dict(parsed))
+        if result.ok:
+            return result
+        return CommandResult.refused(dealer_commands.sentence(result.message))
+
+    def _held_refusal(self) -> CommandResult:
+        top = self.machine.top_hold()
+        if top is None or top.reason == "dealer":
+            return CommandResult.refused("The table is paused: resume first.")
+        return CommandResult.refused(f"The table is held ({top.message}): deal with that first.")
 
     def confirm_card(self, code: str) -> CommandResult:
         if self.unsure is None:
+            if self.manual:
+                return self._enter_card(code)
             return CommandResult.refused("No card is waiting to be confirmed")
         try:
             card = Card.parse(code)
@@ -491,6 +518,19 @@ class TableCore:
         self._record(action, {"event_no": read.event_no, "source": "dealer"})
         self._drain()
         return CommandResult.done(f"{card} dealt")
+
+    def _enter_card(self, code: str) -> CommandResult:
+        """Manual card entry: the dealer types the card that left the shoe."""
+        try:
+            card = Card.parse(code)
+        except ValueError as exc:
+            return CommandResult.refused(str(exc))
+        if not self.machine.running:
+            return self._held_refusal()
+        if not isinstance(self.need(), CardNeed):
+            return CommandResult.refused("No card is due now.")
+        result = self.try_action(DealCard(card), {"source": "dealer"})
+        return CommandResult.done(f"{card} dealt") if result.ok else result
 
     def pause(self) -> CommandResult:
         self.machine.hold("dealer", "Paused by the dealer")
@@ -637,24 +677,6 @@ class TableCore:
             int(Light.READY) if not self.gate_locked() else int(Light.WAIT)
         )
         return Outputs(self.gate_locked(), shoe_lights, panels)
-
-
-_COMMANDS = frozenset(
-    {
-        "confirm_card",
-        "pause",
-        "resume",
-        "void_deal",
-        "new_game",
-        "next_deal",
-        "bank_draw",
-        "bank_stay",
-        "misdeal",
-        "decide",
-        "stack_top",
-        "sell_bank",
-    }
-)
 
 
 def _two_lines(first: str, second: str) -> str:

@@ -1,10 +1,11 @@
 """The seam between the table and the dealer display.
 
-The table publishes a :data:`TableSnapshot` (a JSON-able dict, shape documented
-in ``docs/controller.md``) after every change, and accepts dealer commands that
-return a :class:`CommandResult`.  The display never talks to a device or to the
-rules engine: it renders snapshots and forwards commands, and it redacts
-face-down cards for public clients using the ``face_up`` flags given here.
+The table publishes a :data:`TableSnapshot` (a JSON-able dict, typed by
+:mod:`controller.snapshot_schema`) after every change, and accepts dealer
+commands (:mod:`controller.dealer_commands`) that return a
+:class:`CommandResult`.  The display never talks to a device or to the rules
+engine: it renders snapshots and forwards commands, and it redacts face-down
+cards for public clients using the ``face_up`` flags given here.
 
 Publishing must never make the table wait for a screen, so :class:`Publisher`
 calls listeners synchronously with the already-built snapshot (a listener must
@@ -17,30 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-#: A complete, JSON-able picture of the table; see docs/controller.md.
-TableSnapshot = dict[str, Any]
+from controller.snapshot_schema import Snapshot
+
+#: A complete, JSON-able picture of the table (controller/snapshot_schema.py).
+TableSnapshot = Snapshot
 Listener = Callable[[TableSnapshot], None]
-
-#: Every dealer command the table accepts, with its keyword arguments.
-DEALER_COMMANDS: dict[str, tuple[str, ...]] = {
-    "confirm_card": ("code",),  # the card the dealer sees (unsure reading, or manual entry)
-    "pause": (),
-    "resume": (),
-    "void_deal": (),
-    "new_game": (),
-    "next_deal": (),  # the dealer has shuffled / put the cards to the bottom: deal on
-    "bank_draw": (),
-    "bank_stay": (),
-    "misdeal": ("choice",),  # one of the alarm's "choices" ids
-    "decide": ("seat", "decision", "amount"),  # a player's decision on their behalf
-    "sell_bank": ("to", "price"),  # traditional/shoot: the banker sells the bank between deals
-    "stack_top": ("cards",),  # training: these cards were put on top of the shoe, in order
-}
-
 
 @dataclass(frozen=True)
 class CommandResult:
@@ -69,7 +55,7 @@ class Publisher:
     """Fan-out of snapshots: synchronous listeners and bounded async queues."""
 
     def __init__(self) -> None:
-        self._latest: TableSnapshot = {}
+        self._latest: TableSnapshot = cast(TableSnapshot, {})  # empty until the first
         self._listeners: list[Listener] = []
         self._queues: list[asyncio.Queue[TableSnapshot]] = []
         self.version = 0
@@ -118,34 +104,16 @@ class Publisher:
 class TableLink(Protocol):
     """What the display is given: snapshots out, dealer commands in.
 
-    ``controller.table.Table`` implements it.  Every command returns a
+    ``controller.table.Table`` implements it (the live table and the manual
+    one alike).  ``command`` takes a name from
+    :data:`controller.dealer_commands.COMMANDS` and its arguments; it returns a
     CommandResult and never raises for bad input: a refusal says why.
     """
 
-    publisher: Publisher
-
     def snapshot(self) -> TableSnapshot: ...
 
-    async def command(self, name: str, **args: Any) -> CommandResult: ...
+    def add_listener(self, listener: Listener) -> Callable[[], None]: ...
 
-    async def confirm_card(self, code: str) -> CommandResult: ...
-
-    async def pause(self) -> CommandResult: ...
-
-    async def resume(self) -> CommandResult: ...
-
-    async def void_deal(self) -> CommandResult: ...
-
-    async def new_game(self) -> CommandResult: ...
-
-    async def next_deal(self) -> CommandResult: ...
-
-    async def bank_draw(self) -> CommandResult: ...
-
-    async def bank_stay(self) -> CommandResult: ...
-
-    async def misdeal(self, choice: str) -> CommandResult: ...
-
-    async def decide(
-        self, seat: str, decision: str, amount: int | None = None
+    async def command(
+        self, name: str, args: Mapping[str, Any] | None = None
     ) -> CommandResult: ...

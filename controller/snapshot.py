@@ -1,4 +1,4 @@
-"""The table snapshot for the display (shape in ``docs/controller.md``).
+"""The table snapshot for the display: the one builder (shape in :mod:`controller.snapshot_schema`).
 
 Built from the engine's own views (hands, bank, pending, legal actions,
 results): nothing is computed here that the engine could answer, and every
@@ -9,7 +9,7 @@ with ``face_up: false``; the display redacts them for public clients.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from controller.core import Outputs, TableCore
 from controller.publish import TableSnapshot
@@ -26,6 +26,22 @@ from controller.rules import (
     ShootNeed,
     StakeNeed,
 )
+from controller.snapshot_schema import (
+    Alarm,
+    BankSnapshot,
+    Choice,
+    DealResult,
+    HandSnapshot,
+    HandStatus,
+    Hold,
+    LegalFamily,
+    LinkInfo,
+    Notice,
+    Pending,
+    Phase,
+    SeatSnapshot,
+    Snapshot,
+)
 from firmware_bridge.wire import ADDRESS_DEALER
 
 
@@ -35,7 +51,7 @@ def _num(value: Any) -> Any:
     return value
 
 
-def need_json(need: Need) -> dict[str, Any]:
+def need_json(need: Need) -> Pending:
     """The engine's pending as JSON: ``kind`` plus the need's own fields."""
     kind = {
         CardNeed: "card",
@@ -53,17 +69,17 @@ def need_json(need: Need) -> dict[str, Any]:
         out[name] = list(value) if isinstance(value, tuple) else _num(value)
     if isinstance(need, CardNeed):
         out["to"] = need.recipient
-    return out
+    return cast(Pending, out)
 
 
-def legal_json(legal: list[LegalAction]) -> list[dict[str, Any]]:
-    out = []
+def legal_json(legal: list[LegalAction]) -> list[LegalFamily]:
+    out: list[LegalFamily] = []
     for family in legal:
         name = family.kind.__name__
         if name == "DealCard":
             out.append({"decision": "card"})
             continue
-        item: dict[str, Any] = {"action": name}
+        item: LegalFamily = {"action": name}
         if family.word is not None:
             item["decision"] = family.word
         if family.player is not None:
@@ -77,7 +93,8 @@ def legal_json(legal: list[LegalAction]) -> list[dict[str, Any]]:
     return out
 
 
-def _hand(view: HandView) -> dict[str, Any]:
+def _hand(view: HandView) -> HandSnapshot:
+    status: HandStatus
     if view.bust:
         status = "bust"
     elif view.pontoon:
@@ -165,10 +182,10 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
     hold = core.machine.top_hold()
     if outputs is None:
         outputs = core.outputs()
-    hands: dict[str, list[dict[str, Any]]] = {}
+    hands: dict[str, list[HandSnapshot]] = {}
     for view in state.hand_views():
         hands.setdefault(view.player, []).append(_hand(view))
-    seats = []
+    seats: list[SeatSnapshot] = []
     for name in state.players:
         address = core.addresses.get(name)
         panel = outputs.panels.get(address) if address is not None else None
@@ -185,7 +202,7 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
             }
         )
     bank_view = state.bank_view()
-    bank = None
+    bank: BankSnapshot | None = None
     if state.banker is not None:
         bank = {
             "name": state.banker,
@@ -197,20 +214,27 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
             "total": bank_view.total if bank_view else None,
             "kitty": _num(state.kitty_units) if state.rules.shoot_bets else None,
         }
-    last = state.results[-1] if state.results else None
+    last = cast("DealResult | None", state.results[-1] if state.results else None)
     turn = state.turn()
     counted = state.counted
     limit = state.rules.counted_deals
     pack_left = len(state.pack)
     packs = state.pack.packs
     dealer_panel = outputs.panels.get(ADDRESS_DEALER)
-    return {
+    held: Hold | None = None
+    if hold is not None:
+        held = {"reason": hold.reason, "message": hold.message,
+                "choices": cast("list[Choice]", hold.choices)}
+    alarms: list[Alarm] = [
+        {"id": a.id, "kind": a.kind, "message": a.message,
+         "choices": cast("list[Choice]", a.choices), "card": a.card}
+        for a in core.alarms.values()
+    ]
+    snapshot: Snapshot = {
         "table": core.setup.table,
         "rules": state.rules.preset,
-        "phase": phase,
-        "hold": None
-        if hold is None
-        else {"reason": hold.reason, "message": hold.message, "choices": hold.choices},
+        "phase": cast(Phase, phase),
+        "hold": held,
         "paused": hold is not None,
         "next": next_words(core, phase, need),
         "pending": need_json(need),
@@ -226,12 +250,8 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "bank": bank,
         "settlement": last if phase in ("settlement", "void_deal", "game_over") else None,
         "last_deal": last,
-        "alarms": [
-            {"id": a.id, "kind": a.kind, "message": a.message, "choices": a.choices,
-             "card": a.card}
-            for a in core.alarms.values()
-        ],
-        "notice": core.notice,
+        "alarms": alarms,
+        "notice": cast("Notice | None", core.notice),
         "pack": {"left": pack_left, "packs": packs, "dealt": packs * 52 - pack_left},
         "gate": "locked" if outputs.gate_locked else "unlocked",
         "dealer_panel": {
@@ -241,6 +261,8 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "standings": [{"name": n, "balance": _num(b)} for n, b in state.standings()],
         "game_over": state.game_over,
         "winners": state.winners() if state.game_over else [],
-        "links": core.links,
+        "links": cast("dict[str, LinkInfo]", core.links),
         "counters": dict(core.counters),
+        "manual": core.manual,
     }
+    return snapshot

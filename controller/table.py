@@ -20,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from controller.core import CardRead, Event, LinkChanged, TableCore
-from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.publish import CommandResult, Listener, Publisher, TableSnapshot
 from controller.snapshot import build_snapshot
 from firmware_bridge import host
 from firmware_bridge.wire import ADDRESS_DEALER, Button
@@ -404,42 +404,14 @@ class Table:
     def snapshot(self) -> TableSnapshot:
         return self.publisher.latest or build_snapshot(self.core)
 
-    async def command(self, name: str, **args: Any) -> CommandResult:
-        result = self.core.command(name, **args)
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        return self.publisher.add_listener(listener)
+
+    async def command(self, name: str, args: Mapping[str, Any] | None = None) -> CommandResult:
+        """A dealer command (:data:`controller.dealer_commands.COMMANDS`), then a refresh."""
+        result = self.core.command(name, args)
         self.refresh()
         return result
-
-    async def confirm_card(self, code: str) -> CommandResult:
-        return await self.command("confirm_card", code=code)
-
-    async def pause(self) -> CommandResult:
-        return await self.command("pause")
-
-    async def resume(self) -> CommandResult:
-        return await self.command("resume")
-
-    async def void_deal(self) -> CommandResult:
-        return await self.command("void_deal")
-
-    async def new_game(self) -> CommandResult:
-        return await self.command("new_game")
-
-    async def next_deal(self) -> CommandResult:
-        return await self.command("next_deal")
-
-    async def bank_draw(self) -> CommandResult:
-        return await self.command("bank_draw")
-
-    async def bank_stay(self) -> CommandResult:
-        return await self.command("bank_stay")
-
-    async def misdeal(self, choice: str) -> CommandResult:
-        return await self.command("misdeal", choice=choice)
-
-    async def decide(
-        self, seat: str, decision: str, amount: int | None = None
-    ) -> CommandResult:
-        return await self.command("decide", seat=seat, decision=decision, amount=amount)
 
 
 #: host event type -> what the table does with it before (or instead of) the core

@@ -29,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--token", default=None, help="dealer's token (default: a random one)")
     parser.add_argument(
+        "--journal", default=":memory:", metavar="PATH",
+        help="journal file: the game survives a restart (default: in memory)",
+    )
+    parser.add_argument(
         "--autoplay", type=float, default=0.0, metavar="SECONDS",
         help="simulated people make one move every SECONDS",
     )
@@ -40,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     token = args.token or secrets.token_urlsafe(16)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     table = ManualTable(
-        rules=args.rules, players=players, banker=args.banker, seed=args.seed, name="Manual table"
+        rules=args.rules, players=players, banker=args.banker, seed=args.seed,
+        name="Manual table", journal=args.journal,
     )
     app = create_app(table, token=token)
     base = f"http://{args.host}:{args.port}"
@@ -71,7 +76,7 @@ async def _autoplay(table: ManualTable, every: float, seed: int) -> None:
         await asyncio.sleep(every)
         if not await autoplay.step(table, rng):
             await asyncio.sleep(every * 10)
-            await table.new_game()
+            await table.command("new_game")
 
 
 if __name__ == "__main__":

@@ -14,85 +14,33 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import AsyncIterator
+from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, Field
 
-from controller.publish import CommandResult, TableLink, TableSnapshot
+from controller.dealer_commands import explain
+from controller.publish import TableLink, TableSnapshot
 
 from . import views
 from .auth import TokenGuard, token_matches
-from .cards_svg import back_svg, card_svg
-from .errors import validation_refusal
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
-from .training import TrainingDesk, TrainingError, UnknownSession
+from .routes import mount
+from .routes.commands import command_routers
+from .routes.pages import STATIC, pages_router
+from .routes.training import training_router
+from .routes.views import views_router
+from .training import TrainingDesk
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).parent / "static"
-PAGES = {"dealer": "dealer.html", "table": "table.html", "training": "training.html"}
 #: How long a dealer socket may take to send its token.
 AUTH_TIMEOUT_S = 10.0
-SVG_HEADERS = {"Cache-Control": "public, max-age=86400"}
-
-
-class CardCode(BaseModel):
-    code: str = Field(max_length=4, description="The card the dealer sees, e.g. 'TH' or '10H'.")
-
-
-class MisdealChoice(BaseModel):
-    choice: str = Field(max_length=40, description="One of the alarm's choice ids.")
-
-
-class Decision(BaseModel):
-    seat: str = Field(max_length=40, description="The seat's player name.")
-    decision: str = Field(max_length=20, description="stick, twist, buy, split, double, ...")
-    amount: int | None = Field(default=None, ge=0, le=1_000_000)
-
-
-class Answer(BaseModel):
-    ok: bool
-    message: str = ""
-    data: dict[str, Any] | None = None
-
-
-class NewTraining(BaseModel):
-    rules: str = Field(default="house", max_length=20)
-    players: list[str] = Field(default_factory=lambda: ["Ann", "Bob", "Cat", "Dan"], max_length=8)
-    seed: int | None = Field(default=None, ge=0, le=2**31)
-    top: list[str] | None = Field(
-        default=None, max_length=52, description="Cards stacked on top for the first deal."
-    )
-
-
-class TraineeDeal(BaseModel):
-    seat: str = Field(max_length=40, description="Whom the trainee deals the next card to.")
-    face_up: bool = Field(description="Whether the trainee dealt it face up.")
-
-
-class TraineeExpose(BaseModel):
-    seat: str = Field(max_length=40)
-    hand: int = Field(ge=1, le=8)
-
-
-class TraineeSettle(BaseModel):
-    payouts: dict[str, float] = Field(
-        description="Per player: units the dealer pays (+) or collects (−); 0 or absent = nothing.",
-        max_length=16,
-    )
-    next_banker: str | None = Field(default=None, max_length=40)
-
-
-def _answer(result: CommandResult) -> JSONResponse:
-    return JSONResponse(result.to_json(), status_code=200 if result.ok else 409)
 
 
 def create_app(
@@ -133,7 +81,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state["loop"] = asyncio.get_running_loop()
-        state["unsubscribe"] = table.publisher.add_listener(on_snapshot)
+        state["unsubscribe"] = table.add_listener(on_snapshot)
         _publish(table.snapshot())
         try:
             yield
@@ -152,180 +100,20 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_body=max_body)
-    app.add_exception_handler(RequestValidationError, validation_refusal)
+    app.add_exception_handler(RequestValidationError, _plain_refusal)
     app.state.hub = hub
     app.state.table = table
     app.state.training = desk
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    need_token = [Depends(guard)]
 
-    # -- pages -------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
-    async def index() -> RedirectResponse:
-        return RedirectResponse("/table")
+    mount(app, pages_router())
+    mount(app, views_router(table, hub, guard))
 
-    def page(name: str) -> Callable[[], Any]:
-        async def serve_page() -> FileResponse:
-            return FileResponse(STATIC / PAGES[name], headers={"Cache-Control": "no-cache"})
+    # -- dealer commands: generated from controller.dealer_commands.COMMANDS --------
+    for router in command_routers(table, guard):
+        mount(app, router)
 
-        return serve_page
-
-    for name in PAGES:
-        app.add_api_route(f"/{name}", page(name), include_in_schema=False, methods=["GET"])
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> Response:
-        return Response(back_svg(), media_type="image/svg+xml", headers=SVG_HEADERS)
-
-    @app.get("/cards/{name}.svg", tags=["cards"], summary="A card image (or 'back')")
-    async def card_image(name: str) -> Response:
-        if name == "back":
-            return Response(back_svg(), media_type="image/svg+xml", headers=SVG_HEADERS)
-        try:
-            svg = card_svg(name.upper().replace("10", "T"))
-        except ValueError:
-            raise HTTPException(404, f"There is no card {name!r}.") from None
-        return Response(svg, media_type="image/svg+xml", headers=SVG_HEADERS)
-
-    # -- read-only views ---------------------------------------------------------
-    @app.get("/api/public", tags=["views"], summary="What the players may see")
-    async def public_api() -> dict[str, Any]:
-        return hub["public"].view or views.public_view(table.snapshot())
-
-    @app.get(
-        "/api/dealer",
-        tags=["views"],
-        summary="Everything the dealer sees (face-down cards included)",
-        dependencies=need_token,
-    )
-    async def dealer_api() -> dict[str, Any]:
-        return hub["dealer"].view or views.dealer_view(table.snapshot())
-
-    # -- dealer commands ---------------------------------------------------------
-    async def run(name: str, **args: Any) -> JSONResponse:
-        try:
-            result = await table.command(name, **args)
-        except Exception as exc:  # the table answers refusals itself; this is a fault
-            log.exception("dealer command %s failed", name)
-            result = CommandResult.refused(f"The table could not do that: {exc}")
-        return _answer(result)
-
-    responses: dict[int | str, dict[str, Any]] = {
-        401: {"description": "No dealer's token"},
-        403: {"description": "Wrong dealer's token"},
-        409: {"model": Answer, "description": "Refused: the message says why"},
-    }
-
-    def simple(path: str, name: str, summary: str) -> None:
-        async def handler() -> JSONResponse:
-            return await run(name)
-
-        app.add_api_route(
-            path,
-            handler,
-            methods=["POST"],
-            dependencies=need_token,
-            tags=["dealer"],
-            summary=summary,
-            response_model=Answer,
-            responses=responses,
-            name=name,
-        )
-
-    simple("/api/pause", "pause", "Pause the table (the shoe gate locks)")
-    simple("/api/resume", "resume", "Resume after a pause")
-    simple("/api/void-deal", "void_deal", "Void the current deal")
-    simple("/api/new-game", "new_game", "Start a new game")
-    simple("/api/next-deal", "next_deal", "The cards are back in the shoe: deal on")
-    simple("/api/bank/draw", "bank_draw", "The banker draws a card")
-    simple("/api/bank/stay", "bank_stay", "The banker stays")
-
-    @app.post(
-        "/api/confirm-card",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Confirm the card the camera was unsure of",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def confirm_card(body: CardCode) -> JSONResponse:
-        return await run("confirm_card", code=body.code)
-
-    @app.post(
-        "/api/misdeal",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Choose how to recover from an alarm",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def misdeal(body: MisdealChoice) -> JSONResponse:
-        return await run("misdeal", choice=body.choice)
-
-    @app.post(
-        "/api/decide",
-        dependencies=need_token,
-        tags=["dealer"],
-        summary="Enter a player's decision on their behalf",
-        response_model=Answer,
-        responses=responses,
-    )
-    async def decide(body: Decision) -> JSONResponse:
-        return await run("decide", seat=body.seat, decision=body.decision, amount=body.amount)
-
-    # -- training ----------------------------------------------------------------
-    def training_answer(call: Callable[[], dict[str, Any]]) -> JSONResponse:
-        try:
-            return JSONResponse(call())
-        except TrainingError as exc:
-            code = 404 if isinstance(exc, UnknownSession) else 409
-            return JSONResponse({"ok": False, "message": str(exc)}, status_code=code)
-
-    @app.post("/api/training", dependencies=need_token, tags=["training"],
-              summary="Start a training session")
-    async def training_new(body: NewTraining) -> JSONResponse:
-        return training_answer(lambda: desk.start(body.rules, body.players, body.seed, body.top))
-
-    @app.get("/api/training/{sid}", tags=["training"], summary="A training session's state")
-    async def training_get(sid: str) -> JSONResponse:
-        return training_answer(lambda: desk.get(sid).view())
-
-    @app.post("/api/training/{sid}/deal", dependencies=need_token, tags=["training"],
-              summary="The trainee deals the next card")
-    async def training_deal(sid: str, body: TraineeDeal) -> JSONResponse:
-        return training_answer(lambda: desk.get(sid).deal(body.seat, body.face_up))
-
-    @app.post("/api/training/{sid}/expose", dependencies=need_token, tags=["training"],
-              summary="The trainee turns a bust hand face up")
-    async def training_expose(sid: str, body: TraineeExpose) -> JSONResponse:
-        return training_answer(lambda: desk.get(sid).expose(body.seat, body.hand))
-
-    @app.post("/api/training/{sid}/settle", dependencies=need_token, tags=["training"],
-              summary="The trainee settles the deal")
-    async def training_settle(sid: str, body: TraineeSettle) -> JSONResponse:
-        return training_answer(
-            lambda: desk.get(sid).settle(body.payouts, body.next_banker)
-        )
-
-    @app.post("/api/training/{sid}/end", dependencies=need_token, tags=["training"],
-              summary="End the session and get its report")
-    async def training_end(sid: str) -> JSONResponse:
-        return training_answer(lambda: desk.get(sid).end())
-
-    @app.get("/api/training/{sid}/report", tags=["training"],
-             summary="The session's mistakes by kind (JSON, or CSV with ?format=csv)")
-    async def training_report(sid: str, format: Literal["json", "csv"] = "json") -> Response:
-        try:
-            session = desk.get(sid)
-        except TrainingError as exc:
-            return JSONResponse({"ok": False, "message": str(exc)}, status_code=404)
-        if format == "csv":
-            return Response(
-                session.report_csv(),
-                media_type="text/csv",
-                headers={"Content-Disposition": f'attachment; filename="training-{sid}.csv"'},
-            )
-        return JSONResponse(session.report())
+    mount(app, training_router(desk, guard))
 
     # -- live sockets ------------------------------------------------------------
     async def _drain(websocket: WebSocket) -> None:
@@ -361,6 +149,16 @@ def create_app(
 
     app.state.publish_now = _publish
     return app
+
+
+async def _plain_refusal(request: Request, exc: Exception) -> JSONResponse:
+    """A body of the wrong shape: one sentence, never pydantic's error list
+    (the dealer reads it in a toast, often in the middle of a hold); the
+    list itself goes to the log for whoever debugs a client."""
+    assert isinstance(exc, RequestValidationError)
+    log.info("refused a malformed request to %s: %s", request.url.path, exc.errors())
+    message = explain(list(exc.errors()))
+    return JSONResponse({"ok": False, "message": message}, status_code=422)
 
 
 async def serve(

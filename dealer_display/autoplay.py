@@ -23,19 +23,19 @@ async def step(table: ManualTable, rng: random.Random, *, void_chance: float = 0
     if snap.get("game_over"):
         return False
     if snap.get("paused"):
-        await table.resume()
+        await table.command("resume")
         return True
     kind = (snap.get("pending") or {}).get("kind")
     in_deal = kind != "between_deals" and snap["deal"]["number"]
     if void_chance and in_deal and rng.random() < void_chance:
-        result = await table.void_deal()
+        result = await table.command("void_deal")
         if result.ok:
             return True
     if kind == "card":
-        await _ok(table.confirm_card(str(table.state.pack.peek())))
+        await _ok(table, "confirm_card", {"code": str(table.next_card())})
         return True
     if kind == "between_deals":
-        await _ok(table.next_deal())
+        await _ok(table, "next_deal")
         return True
     legal: list[dict[str, Any]] = dealer_view(snap)["decisions"]
     if not legal:
@@ -43,19 +43,19 @@ async def step(table: ManualTable, rng: random.Random, *, void_chance: float = 0
     choice = rng.choice(legal)
     word = choice["decision"]
     if word in ("draw", "stay"):
-        await _ok(table.bank_draw() if word == "draw" else table.bank_stay())
+        await _ok(table, "bank_draw" if word == "draw" else "bank_stay")
         return True
     amount = None
     if "min" in choice and choice["min"] != choice["max"]:
         low = int(-(-choice["min"] // 1))
         high = int(choice["max"]) if choice["max"] is not None else low + 3
         amount = rng.randint(low, max(low, high))
-    await _ok(table.decide(choice["seat"], word, amount))
+    await _ok(table, "decide", {"seat": choice["seat"], "decision": word, "amount": amount})
     return True
 
 
-async def _ok(call: Any) -> CommandResult:
-    result: CommandResult = await call
+async def _ok(table: ManualTable, name: str, args: dict[str, Any] | None = None) -> CommandResult:
+    result = await table.command(name, args)
     if not result.ok:
-        raise AssertionError(f"a legal move was refused: {result.message}")
+        raise AssertionError(f"a legal move was refused: {name} {args}: {result.message}")
     return result

@@ -21,9 +21,11 @@ chooses words and hides what players must not see.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-Snapshot = dict[str, Any]
+#: the table snapshot (typed in controller/snapshot_schema.py), read as a mapping
+Snapshot = Mapping[str, Any]
 View = dict[str, Any]
 
 #: Calm words for the players' screen when the table holds (details stay with the dealer).

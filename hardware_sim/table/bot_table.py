@@ -61,7 +61,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
                     {name: STRATEGIES[i % len(STRATEGIES)] for i, name in enumerate(players)}
                 )
                 if core.phase() == "between_deals":
-                    await table.next_deal()  # the dealer opens the game; NEXT after that
+                    await table.command("next_deal")  # the dealer opens the game; NEXT after that
                 app = create_app(table, token=token, title="Pontoon table (simulation)")
                 url = f"http://{args.host}:{args.port}/"
                 print_dealer_address(url, token, qr=getattr(args, "qr", None))

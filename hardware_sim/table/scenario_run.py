@@ -184,7 +184,7 @@ class ScenarioRun:
         if core.unsure is not None and "link_down" not in core.machine.holds:
             card = self.rig.call(lambda: self.rig.world.under_camera)
             if card is not None:
-                await self.table.confirm_card(str(card))
+                await self.table.command("confirm_card", {"code": str(card)})
         return core.machine.running
 
     async def _deal(self) -> bool:
@@ -226,9 +226,12 @@ class ScenarioRun:
                 raise ScenarioError(error_line(self.script, state, action, exc)) from None
             raise ScenarioError(f"{action} is not possible now")
         if isinstance(action, StackTop):
-            result = await self.table.command("stack_top", cards=[str(c) for c in action.cards])
+            cards = [str(c) for c in action.cards]
+            result = await self.table.command("stack_top", {"cards": cards})
         elif isinstance(action, SellBank):
-            result = await self.table.command("sell_bank", to=action.to, price=str(action.price))
+            result = await self.table.command(
+                "sell_bank", {"to": action.to, "price": str(action.price)}
+            )
         elif isinstance(action, StartDeal):
             last = state.results[-1] if state.results else {}
             if not again:  # the cards were gathered the first time

@@ -144,7 +144,7 @@ def test_a_deal_through_the_dealer_page(browser: object) -> None:
         expect(dealer.locator("#conn")).to_have_text("live")
         expect(public.locator("#conn")).to_have_text("live")
         assert "token" not in dealer.url, "the token must leave the address bar"
-        expect_next(dealer, "press Next deal")
+        expect_next(dealer, "then press NEXT for deal 1")
         shot(dealer, "dealer-0-ready")
 
         tap(dealer, "#btn-next-deal")
@@ -165,7 +165,7 @@ def test_a_deal_through_the_dealer_page(browser: object) -> None:
             expect(public.locator(f"[data-seat='{seat}']")).to_contain_text("Stake 1")
         for code in ("8H", "7S", "6D", "7H"):
             enter_card(dealer, code)
-        expect_next(dealer, "Seat 1 (Ann), hand 1")
+        expect_next(dealer, "Ann, hand 1: stick, twist, buy")
         expect(public.locator("#turn")).to_have_text("Ann's turn")
         shot(dealer, "dealer-2-ann-to-play")
 

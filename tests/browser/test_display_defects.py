@@ -174,7 +174,7 @@ def test_a_malformed_request_is_refused_in_one_plain_sentence(
     expect(page.locator("#conn")).to_have_text("live")
     answer = page.evaluate("Table.post('/api/confirm-card', {code: 'nullD'})")
     assert answer["status"] == 422
-    detail = answer["data"]["detail"]
+    detail = answer["data"]["message"]
     assert isinstance(detail, str) and detail.endswith(".") and not RAW.search(detail), detail
 
     stock = ('{"detail":[{"type":"string_too_long","loc":["body","code"],'

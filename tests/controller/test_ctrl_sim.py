@@ -112,7 +112,7 @@ def test_misdeal_a_card_pulled_past_the_gate_is_put_back() -> None:
         assert {c["id"] for c in alarm.choices} == {"return", "void"}
         # The dealer puts the card back on top of the shoe, then answers the alarm.
         run.rig.call(lambda: run.rig.world.shoe.source.cards.appendleft(outcome.card))
-        result = await run.table.misdeal("return")
+        result = await run.table.command("misdeal", {"choice": "return"})
         assert result.ok, result.message
 
     hook = Once(_deciding, force)

@@ -24,7 +24,7 @@ import importlib.util
 import json
 import random
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -32,7 +32,7 @@ from typing import Any
 
 from controller.core import CardRead, GameSetup, TableCore
 from controller.journal import Journal
-from controller.publish import CommandResult, Publisher, TableSnapshot
+from controller.publish import CommandResult, Listener, Publisher, TableSnapshot
 from controller.rules import (
     CARDS,
     Action,
@@ -43,7 +43,6 @@ from controller.rules import (
     apply,
 )
 from controller.snapshot import build_snapshot
-from dealer_display import manual
 from dealer_display.app import create_app
 from firmware_bridge.host import CardOut
 
@@ -96,8 +95,11 @@ class CoreLink:
     def snapshot(self) -> TableSnapshot:
         return self.publisher.latest or build_snapshot(self.core)
 
-    async def command(self, name: str, **args: Any) -> CommandResult:
-        return self.core.command(name, **args)
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        return self.publisher.add_listener(listener)
+
+    async def command(self, name: str, args: Mapping[str, Any] | None = None) -> CommandResult:
+        return self.core.command(name, args)
 
 
 class Feed:
@@ -165,7 +167,6 @@ class RandomTable:
     players: tuple[str, ...]
     seed: int
     rng: random.Random
-    builder: str = "live"  # "live": controller.snapshot; "manual": dealer_display.manual
     core: TableCore = field(init=False)
     deal_start: GameState | None = field(init=False, default=None)
     steps: list[Step] = field(init=False, default_factory=list)
@@ -188,10 +189,6 @@ class RandomTable:
         if state is not None:
             self.core.state = state
         try:
-            if self.builder == "manual":
-                return manual.build_snapshot(
-                    self.core.state, table="Property", paused=not self.core.machine.running
-                )
             return build_snapshot(self.core)
         finally:
             self.core.state = real

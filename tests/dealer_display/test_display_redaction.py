@@ -51,7 +51,8 @@ def faces(snapshot: dict[str, Any]) -> tuple[Counter[str], Counter[str]]:
     """Face-up and face-down cards on the table in a full snapshot."""
     up: Counter[str] = Counter()
     down: Counter[str] = Counter()
-    hands = [h for s in snapshot["seats"] for h in s["hands"]] + [snapshot["bank"]]
+    bank = [snapshot["bank"]] if snapshot["bank"] else []  # no bank before the cut
+    hands = [h for s in snapshot["seats"] for h in s["hands"]] + bank
     for hand in hands:
         for card in hand["cards"]:
             (up if card["face_up"] else down)[card["code"]] += 1
