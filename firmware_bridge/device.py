@@ -20,6 +20,7 @@ from typing import Protocol
 from firmware_bridge.link import Link, LinkConfig, LinkCounters
 from firmware_bridge.wire import (
     COMMAND_TYPES,
+    FLAG_FROM_DEVICE,
     PROTOCOL_MAJOR,
     PROTOCOL_MINOR,
     BodyError,
@@ -51,7 +52,6 @@ from firmware_bridge.wire import (
     SyncResult,
     button_capability,
     decode_command,
-    decode_frame,
     encode_frame,
 )
 
@@ -293,9 +293,9 @@ class DeviceCore:
             return self._on_hello(frame.body, now)
         if header.version != PROTOCOL_MAJOR:
             self.counters.version_errors += 1
-            return self.link.control(MsgType.NO_SESSION) if self.polled else b""
+            return self._sessionless(MsgType.NO_SESSION) if self.polled else b""
         if not self.session:
-            return self.link.control(MsgType.NO_SESSION)
+            return self._sessionless(MsgType.NO_SESSION)
         idle = MsgType.ACK
         idle_body = b""
         for h, body in self.link.on_frame(header, frame.body, now):
@@ -314,7 +314,7 @@ class DeviceCore:
                 self.counters.unknown_types += 1
         if self.link.failure:
             self._drop_session(self.link.failure)
-            return self.link.control(MsgType.NO_SESSION) if self.polled else b""
+            return self._sessionless(MsgType.NO_SESSION) if self.polled else b""
         if self.polled:
             return self.link.turn_frame(now, idle, idle_body)
         return b""
@@ -322,9 +322,7 @@ class DeviceCore:
     # --- internals ------------------------------------------------------------------------
 
     def _pong(self, token: int, now: float) -> bytes:
-        status = self.status
-        if self.fail_safe:
-            status |= DeviceStatus.FAIL_SAFE
+        status = self.status  # bit 0 reserved: in fail-safe there is no PING to answer
         if self.gate_locked:
             status |= DeviceStatus.GATE_LOCKED
         return Pong(token, self.last_event_no, self.device_ms(now), status).encode()
@@ -340,8 +338,7 @@ class DeviceCore:
             self.link.reset()
             self.session = hello.nonce
             self.streaming = False
-            if self.fail_safe:
-                self._leave_fail_safe()
+            self._new_session_outputs()
         ident = self.identity
         reply = HelloReply(
             major=major,
@@ -356,11 +353,16 @@ class DeviceCore:
             last_event_no=self.last_event_no,
             nonce=hello.nonce,
         )
-        header_frame = self.link.control(MsgType.HELLO_REPLY, reply.encode())
-        if major != PROTOCOL_MAJOR:
-            # a device of another major version: its header says so
-            header_frame = _with_version(header_frame, major)
-        return header_frame
+        return self._sessionless(MsgType.HELLO_REPLY, reply.encode(), major)
+
+    def _sessionless(self, mtype: int, body: bytes = b"", version: int = PROTOCOL_MAJOR) -> bytes:
+        """HELLO_REPLY or NO_SESSION: they belong to no session, so they carry
+        ``seq`` 0 and ``ack`` 0 (docs/protocol.md section 2), even mid-session."""
+        header = Header(self.address, mtype, 0, 0, FLAG_FROM_DEVICE, version)
+        data = encode_frame(header, body)
+        self.counters.frames_sent += 1
+        self.counters.bytes_sent += len(data)
+        return data
 
     def _execute(self, seq: int, mtype: int, body: bytes, now: float) -> None:
         extra = b""
@@ -395,7 +397,8 @@ class DeviceCore:
         if isinstance(cmd, SetLights):
             if not caps & Capability.LIGHTS:
                 return ResultCode.NOT_SUPPORTED, b""
-            return self.hardware.set_lights(cmd.mask), b""
+            # bit 27 OFFLINE is the device's own fail-safe pattern, never the host's
+            return self.hardware.set_lights(cmd.mask & ~int(Light.OFFLINE)), b""
         if isinstance(cmd, SetText):
             if not caps & Capability.TEXT:
                 return ResultCode.NOT_SUPPORTED, b""
@@ -440,20 +443,19 @@ class DeviceCore:
         if caps & Capability.TEXT:
             self.hardware.set_text(OFFLINE_TEXT)
 
-    def _leave_fail_safe(self) -> None:
+    def _new_session_outputs(self) -> None:
+        """Every new session, from fail-safe or not, starts with the gate locked,
+        every lamp off and no text (docs/protocol.md section 4): no card leaves
+        on the word of a session that has ended."""
         self.fail_safe = False
         caps = self.identity.capabilities
+        if caps & Capability.GATE:
+            self.hardware.set_gate(True)
+            self.gate_locked = True
         if caps & Capability.LIGHTS:
             self.hardware.set_lights(0)
         if caps & Capability.TEXT:
             self.hardware.set_text("")
-
-
-def _with_version(frame: bytes, version: int) -> bytes:
-    """Re-encode a frame with another header version (only to emulate old/new firmware)."""
-    f = decode_frame(frame[:-1])
-    h = f.header
-    return encode_frame(Header(h.address, h.type, h.seq, h.ack, h.flags, version), f.body)
 
 
 class BusEndpoint:

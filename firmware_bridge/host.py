@@ -11,6 +11,7 @@ the wanted absolute state (gate, lights, text) and pushes it again after every
 from __future__ import annotations
 
 import logging
+import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from firmware_bridge.wire import (
     Pong,
     Result,
     ResultCode,
+    SetGate,
     SyncEvents,
     SyncResult,
     result_text,
@@ -279,6 +281,8 @@ class HostSession:
     polled: bool = False
     resume: EventCursor | None = None
     name: str = ""
+    #: seconds between two log lines of the drop counters (only when they changed)
+    summary_interval: float = 600.0
 
     def __post_init__(self) -> None:
         self.counters = LinkCounters()
@@ -289,7 +293,9 @@ class HostSession:
         self.cursor: EventCursor | None = self.resume
         self.device_last_event_no = 0  # as announced by the device
         self._events: deque[HostEvent] = deque()
-        self._nonce = 0
+        # a random first nonce (docs/protocol.md section 4): a host restarted within
+        # the device's fail-safe must not greet it with its old session's nonce
+        self._nonce = secrets.randbelow(0xFFFF)
         self._hello_at = 0.0
         self._hello_interval = self.config.rto_initial
         self._refused: str | None = None
@@ -309,6 +315,9 @@ class HostSession:
         self._rebooted = False
         self._lost_on_reboot = 0
         self._last_event_before_down = 0
+        #: when the drop counters were last written to the log, and what they were
+        self._summary_at: float | None = None
+        self._summary_seen: dict[str, int] = self.counters.drops()
         if not self.name:
             self.name = f"device @{self.address}"
 
@@ -337,6 +346,7 @@ class HostSession:
 
     def close(self) -> None:
         """Fail every pending command; used when the driver is closed for good."""
+        log.info("%s: closed; link figures: %s", self.name, self.counters.summary())
         for handles in self._waiting.values():
             for h in handles:
                 self._events.append(CommandFailed(h, "the link was closed"))
@@ -411,6 +421,7 @@ class HostSession:
     def tick(self, now: float) -> None:
         if self.state is State.CLOSED:
             return
+        self._maybe_log_summary(now)
         if self.state is State.HELLO:
             if not self.polled and now >= self._hello_at:
                 self.link.send_control(MsgType.HELLO, self._hello_body())
@@ -485,6 +496,12 @@ class HostSession:
                         "sent again)", self.name, _type_name(header.type))
             return
         self._last_heard = now
+        if header.type == MsgType.NO_SESSION:
+            # It belongs to no session: its ``ack`` acknowledges nothing and it
+            # gives no round-trip sample (docs/protocol.md section 2).
+            self.counters.frames_received += 1
+            self._lost(now, f"the {self._what()} has lost the session (it restarted or reset)")
+            return
         for h, body in self.link.on_frame(header, frame.body, now):
             if self.state not in (State.SYNCING, State.UP):
                 return  # a NO_SESSION ended the session mid-batch
@@ -520,8 +537,6 @@ class HostSession:
                 self._ping_sent = None
         elif mtype == MsgType.ACK:
             pass
-        elif mtype == MsgType.NO_SESSION:
-            self._lost(now, f"the {self._what()} has lost the session (it restarted or reset)")
         else:
             self.counters.unknown_types += 1
             log.warning("%s: ignored a message of unknown type 0x%02x", self.name, mtype)
@@ -647,6 +662,18 @@ class HostSession:
                     EventsLost(self.cursor.boot_id, expected, sync.oldest_event_no - 1, reason)
                 )
                 self.cursor = EventCursor(self.cursor.boot_id, sync.oldest_event_no - 1)
+            elif sync.last_event_no < self.cursor.event_no:
+                # The same boot, yet fewer events than this host already has: the
+                # device reused a boot_id or the cursor is not this device's.  Kept,
+                # the cursor would drop every event up to it as a duplicate.
+                went = self.cursor.event_no
+                reason = (f"the {self._what()}'s event numbers went back from {went} to "
+                          f"{sync.last_event_no}: check the cards on the table")
+                log.error("%s: %s", self.name, reason)
+                self._events.append(
+                    EventsLost(self.cursor.boot_id, sync.last_event_no + 1, went, reason)
+                )
+                self.cursor = EventCursor(self.cursor.boot_id, sync.last_event_no)
         else:
             log.error("%s: the device refused SYNC_EVENTS (code %d)", self.name, result.code)
         self.counters.events_lost += lost
@@ -670,6 +697,17 @@ class HostSession:
         """After HELLO: SYNC is queued; now the wanted state, then dispenses."""
         self._inflight.clear()
         self._inflight.append(_Inflight(self._sync_seq or 0, MsgType.SYNC_EVENTS, None, []))
+        gate = self._wanted.get(MsgType.SET_GATE)
+        if isinstance(gate, SetGate) and not gate.locked:
+            # Never reopened by the session itself (docs/protocol.md section 5.4): the
+            # device starts every session locked, and only the table, once it has the
+            # events resent behind SYNC_EVENTS and has heard of any reboot, may open
+            # it again.  Whoever waited for the opening learns it did not happen.
+            self._wanted[MsgType.SET_GATE] = SetGate(True)
+            for h in self._waiting.pop(MsgType.SET_GATE, []):
+                self._events.append(CommandFailed(
+                    h, f"the {self._what()} reconnected with its gate locked; "
+                    "it is not reopened until the table asks again"))
         for mtype in _ABSOLUTE:
             cmd = self._wanted.get(mtype)
             if cmd is not None:
@@ -737,8 +775,22 @@ class HostSession:
             self.link.reset()
         if not self._down_reported:
             self._down_reported = True
-            log.warning("%s: link down: %s", self.name, reason)
+            log.warning("%s: link down: %s (link figures: %s)", self.name, reason,
+                        self.counters.summary())
             self._events.append(LinkDown(reason))
+
+    def _maybe_log_summary(self, now: float) -> None:
+        """Now and then, the drop counters in the log, if they moved: a line that
+        degrades slowly shows up there before it costs a link."""
+        if self._summary_at is None:
+            self._summary_at = now
+        if now - self._summary_at < self.summary_interval:
+            return
+        self._summary_at = now
+        drops = self.counters.drops()
+        if drops != self._summary_seen:
+            self._summary_seen = drops
+            log.info("%s: link figures: %s", self.name, self.counters.summary())
 
     def _what(self, kind: int | None = None) -> str:
         if kind is None:

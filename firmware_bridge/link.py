@@ -22,10 +22,13 @@ from dataclasses import dataclass, field
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
     FLAG_SEQ,
+    CobsError,
     CrcError,
     FrameError,
     Header,
     MsgType,
+    OversizedError,
+    TruncatedError,
     encode_frame,
 )
 
@@ -59,9 +62,16 @@ class LinkCounters:
     bytes_received: int = 0
     retransmissions: int = 0
     crc_errors: int = 0
+    #: every damaged frame but a CRC mismatch; split below by kind
     bad_frames: int = 0
+    truncated: int = 0
+    oversized: int = 0
+    bad_cobs: int = 0
     duplicates: int = 0
+    #: sequenced frames ahead of the expected one, held back until the gap fills
     out_of_order: int = 0
+    #: sequenced frames too far ahead to hold: dropped (docs/protocol.md section 5.1)
+    out_of_window: int = 0
     unknown_types: int = 0
     bad_bodies: int = 0
     version_errors: int = 0
@@ -76,11 +86,37 @@ class LinkCounters:
     rtt_max: float = 0.0
 
     def frame_error(self, err: FrameError) -> None:
-        """Count a damaged frame: a CRC mismatch, or any other framing fault."""
+        """Count a damaged frame: a CRC mismatch (line noise), or another framing
+        fault, by kind (a wiring fault or a desynchronised reader)."""
         if isinstance(err, CrcError):
             self.crc_errors += 1
-        else:
-            self.bad_frames += 1
+            return
+        self.bad_frames += 1
+        if isinstance(err, TruncatedError):
+            self.truncated += 1
+        elif isinstance(err, OversizedError):
+            self.oversized += 1
+        elif isinstance(err, CobsError):
+            self.bad_cobs += 1
+
+    def drops(self) -> dict[str, int]:
+        """What was dropped or sent again, by kind: the figures a person
+        watching a link wants (the log, the dealer's display, SIGUSR1)."""
+        return {
+            "crc_errors": self.crc_errors,
+            "truncated": self.truncated,
+            "oversized": self.oversized,
+            "bad_cobs": self.bad_cobs,
+            "out_of_window": self.out_of_window,
+            "duplicates": self.duplicates,
+            "retransmissions": self.retransmissions,
+            "bad_bodies": self.bad_bodies,
+        }
+
+    def summary(self) -> str:
+        """One log line: the non-zero drop counts, or that there were none."""
+        shown = [f"{k.replace('_', ' ')} {v}" for k, v in self.drops().items() if v]
+        return ", ".join(shown) if shown else "nothing dropped or resent"
 
     def note_rtt(self, rtt: float) -> None:
         self.rtt_last = rtt
@@ -300,7 +336,7 @@ class Link:
         elif ahead >= 128:
             self.counters.duplicates += 1
         else:
-            self.counters.out_of_order += 1
+            self.counters.out_of_window += 1
         return []
 
     def _process_ack(self, ack: int, now: float) -> bool:

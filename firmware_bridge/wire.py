@@ -61,6 +61,18 @@ class CrcError(FrameError):
     wiring fault or a desynchronised reader rather than noise."""
 
 
+class OversizedError(FrameError):
+    """More than :data:`MAX_ENCODED` bytes without a delimiter."""
+
+
+class CobsError(FrameError):
+    """Bytes between two delimiters that are not valid COBS."""
+
+
+class TruncatedError(FrameError):
+    """A frame too short to hold a header and a CRC."""
+
+
 class BodyError(WireError):
     """A frame was sound but its body does not match its message type."""
 
@@ -265,13 +277,13 @@ def encode_frame(header: Header, body: bytes = b"") -> bytes:
 def decode_frame(encoded: bytes) -> Frame:
     """Decode one frame (delimiter already removed); raises :class:`FrameError`."""
     if len(encoded) > MAX_ENCODED:
-        raise FrameError(f"oversized frame ({len(encoded)} bytes)")
+        raise OversizedError(f"oversized frame ({len(encoded)} bytes)")
     try:
         raw = bytes(cobs.decode(encoded))
     except cobs.DecodeError as exc:
-        raise FrameError(f"bad COBS encoding: {exc}") from None
+        raise CobsError(f"bad COBS encoding: {exc}") from None
     if len(raw) < MIN_FRAME:
-        raise FrameError(f"truncated frame ({len(raw)} bytes)")
+        raise TruncatedError(f"truncated frame ({len(raw)} bytes)")
     (crc,) = struct.unpack_from("<H", raw, len(raw) - CRC_SIZE)
     if crc != crc16_mcrf4xx(raw[:-CRC_SIZE]):
         raise CrcError("CRC mismatch")
@@ -302,7 +314,7 @@ class FrameDecoder:
                 return out
             self._append(data[start:end])
             if self._overflow:
-                out.append(FrameError("oversized frame (no delimiter in time)"))
+                out.append(OversizedError("oversized frame (no delimiter in time)"))
             elif self._buf:
                 try:
                     out.append(decode_frame(bytes(self._buf)))
@@ -428,7 +440,10 @@ class Ping:
 
 
 class DeviceStatus(IntFlag):
-    FAIL_SAFE = 0x01
+    """PONG ``status`` bits.  Bit 0 (0x01, once ``FAIL_SAFE``) is reserved: a
+    device in fail-safe has no session and answers PING with NO_SESSION, so
+    the bit could never be sent (docs/protocol.md section 3)."""
+
     GATE_LOCKED = 0x02
     JAMMED = 0x04
     EMPTY = 0x08
@@ -499,7 +514,8 @@ class SetLights:
 def check_text(text: str) -> None:
     """Panel text is printable ASCII plus line feeds, at most :data:`MAX_TEXT` bytes."""
     if len(text) > MAX_TEXT:
-        raise BodyError(f"panel text is {len(text)} characters, at most {MAX_TEXT} fit")
+        # a length fault, answered BAD_LENGTH (docs/protocol.md section 3)
+        raise LengthError(f"panel text is {len(text)} characters, at most {MAX_TEXT} fit")
     bad = [c for c in text if not (c == "\n" or " " <= c <= "~")]
     if bad:
         raise BodyError(f"panel text can only hold plain ASCII; cannot show {bad[0]!r}")

@@ -354,9 +354,18 @@ class CardSlipsAsGateLocks(DeviceCore):
 
 
 class FailSafeLeavesGateOpen(DeviceCore):
+    """Neither the fail-safe nor the new session after it locks the gate."""
+
     def _enter_fail_safe(self, reason: str) -> None:
         was_locked = self.gate_locked
         super()._enter_fail_safe(reason)
+        if not was_locked:
+            self.hardware.set_gate(False)
+            self.gate_locked = False
+
+    def _new_session_outputs(self) -> None:
+        was_locked = self.gate_locked
+        super()._new_session_outputs()
         if not was_locked:
             self.hardware.set_gate(False)
             self.gate_locked = False

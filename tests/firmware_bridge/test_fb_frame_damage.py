@@ -18,11 +18,15 @@ from firmware_bridge.host import HostSession
 from firmware_bridge.wire import (
     DELIMITER,
     FLAG_FROM_DEVICE,
+    CobsError,
     CrcError,
+    Frame,
     FrameDecoder,
     FrameError,
     Header,
     MsgType,
+    OversizedError,
+    TruncatedError,
     encode_frame,
 )
 
@@ -44,14 +48,31 @@ def _damage(from_device: bool) -> bytes:
 
 def test_a_flipped_bit_is_a_crc_error_and_the_rest_are_other_frame_errors() -> None:
     items = FrameDecoder().feed(_damage(from_device=True))
-    assert [type(item) for item in items] == [CrcError, FrameError, FrameError]
-    assert all(isinstance(item, FrameError) for item in items)  # CrcError is a FrameError
+    assert [type(item) for item in items] == [CrcError, CobsError, TruncatedError]
+    assert all(isinstance(item, FrameError) for item in items)  # each kind is a FrameError
 
 
 def test_the_host_counts_noise_and_other_damage_apart() -> None:
     session = HostSession(address=3)
     session.receive_bytes(_damage(from_device=True), now=0.0)
-    assert (session.counters.crc_errors, session.counters.bad_frames) == (1, 2)
+    c = session.counters
+    assert (c.crc_errors, c.bad_frames) == (1, 2)
+    assert (c.bad_cobs, c.truncated, c.oversized) == (1, 1, 0)  # the two by kind
+
+
+def test_an_oversized_run_counts_once_and_the_next_frame_is_sound() -> None:
+    """300 non-zero bytes (more than the 249 an encoded frame may hold) then a
+    delimiter: one oversized frame, not one per byte, and a good frame right
+    after the delimiter is taken (docs/protocol.md section 1)."""
+    good = encode_frame(Header(address=3, type=MsgType.ACK, flags=FLAG_FROM_DEVICE))
+    line = b"\x01" * 300 + DELIMITER + good
+    items = FrameDecoder().feed(line)
+    assert [type(item) for item in items] == [OversizedError, Frame]
+    session = HostSession(address=3)
+    session.receive_bytes(line, now=0.0)
+    c = session.counters
+    assert (c.oversized, c.bad_frames, c.crc_errors) == (1, 1, 0)
+    assert c.drops()["oversized"] == 1
 
 
 @pytest.mark.parametrize("polled", [False, True], ids=["stream", "bus"])

@@ -278,7 +278,10 @@ def test_a_reboot_mid_deal_is_reported_with_the_events_lost() -> None:
     # so it cannot count them, but it knows it rebooted
     assert up.events_lost == 0
     assert net.of(CardOut) == [CardOut(1, 10, 2)]
-    assert rebooted.hardware.gate_locked is False  # type: ignore[attr-defined]  # re-pushed
+    # the wanted open gate is not pushed again: only the table may reopen it,
+    # once it has heard of the reboot (docs/protocol.md section 5.4)
+    assert rebooted.hardware.gate_locked is True  # type: ignore[attr-defined]
+    assert net.host.wanted(MsgType.SET_GATE) == SetGate(True)
 
 
 def test_a_reboot_after_events_were_announced_counts_them_as_lost() -> None:
@@ -316,7 +319,8 @@ def test_device_fails_safe_after_two_seconds_of_silence_and_recovers() -> None:
     net.connected = True
     net.run_until(lambda: net.host.is_up and not net.device.fail_safe)
     net.run(0.1)
-    assert not hw.gate_locked and hw.lights == Light.READY  # wanted state pushed again
+    # the lamps are pushed again, the gate is not reopened (docs/protocol.md 5.4)
+    assert hw.gate_locked and hw.lights == Light.READY
 
 
 def test_buttons_are_ignored_while_a_panel_is_offline() -> None:

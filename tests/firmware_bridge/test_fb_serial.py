@@ -124,19 +124,61 @@ def test_unplug_and_replug_loses_no_card(tmp_path: Path) -> None:
     run(main())
 
 
-def test_a_reboot_is_reported_and_the_wanted_state_pushed_again() -> None:
+def test_a_reboot_is_reported_the_wanted_state_pushed_again_but_never_an_open_gate() -> None:
+    """After a reboot the host pushes its wanted lamps again, but not an open
+    gate (docs/protocol.md section 5.4): the rebooted shoe stays locked, and an
+    opening asked for while the shoe was away fails with a reason, so the
+    table (which must first hear of the reboot) opens it again itself."""
+
     async def main() -> None:
         with DeviceRunner(shoe_core(boot_id=11), PtyPort()) as runner:
             async with Shoe.open(runner.url) as shoe:
                 await next_of(shoe, LinkUp)
+                await shoe.set_lights(int(Light.READY))
                 await shoe.set_gate(False)
+                runner.unplug()
+                await next_of(shoe, LinkDown)
+                parked = asyncio.create_task(shoe.set_gate(False))  # waits for the link
+                await asyncio.sleep(0.05)
                 fresh = shoe_core(boot_id=12)
-                assert fresh.hardware.gate_locked is True  # type: ignore[attr-defined]  # power-up
+                hw: RecordingHardware = fresh.hardware  # type: ignore[assignment]
+                assert hw.gate_locked is True  # power-up
                 runner.replace(fresh)
+                runner.replug()
                 up = await next_of(shoe, LinkUp)
                 assert up.rebooted and up.boot_id == 12  # type: ignore[union-attr]
-                await until(lambda: fresh.hardware.gate_locked is False,  # type: ignore[attr-defined]
-                            "the wanted gate state pushed to the rebooted shoe")
+                with pytest.raises(CommandError, match="not reopened"):
+                    await parked
+                await until(lambda: hw.lights == Light.READY,
+                            "the wanted lamps pushed to the rebooted shoe")
+                assert hw.gate_locked is True
+                assert ("gate", False) not in hw.calls
+                await shoe.set_gate(False)  # the table's own decision, after the reboot
+                assert hw.gate_locked is False
+
+    run(main())
+
+
+def test_a_reconnect_to_the_same_boot_does_not_reopen_the_gate_either() -> None:
+    """Same boot, new session (the cable was out): the device starts the new
+    session locked, lamps off (docs/protocol.md section 4), and the host does
+    not reopen the gate by itself."""
+    core = shoe_core(boot_id=21)
+    hw: RecordingHardware = core.hardware  # type: ignore[assignment]
+
+    async def main() -> None:
+        with DeviceRunner(core, PtyPort()) as runner:
+            async with Shoe.open(runner.url) as shoe:
+                await next_of(shoe, LinkUp)
+                await shoe.set_gate(False)
+                await shoe.set_lights(int(Light.READY))
+                runner.unplug()
+                await next_of(shoe, LinkDown)
+                runner.replug()
+                up = await next_of(shoe, LinkUp)
+                assert not up.rebooted  # type: ignore[union-attr]
+                await until(lambda: hw.lights == Light.READY, "the lamps pushed again")
+                assert hw.gate_locked is True and not core.fail_safe
 
     run(main())
 
