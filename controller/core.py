@@ -165,6 +165,7 @@ class Alarm:
 ALARM_HOLDS: dict[str, str] = {
     "jam": "gate_jammed",
     "lost": "events_lost",
+    "reboot": "shoe_rebooted",
     "misdeal": "misdeal",
 }
 
@@ -448,7 +449,10 @@ class TableCore:
             if event.rebooted:
                 info["reboots"] += 1
                 self.counters["reboots"] += 1
-            if event.events_lost and event.device == "shoe" and self.state.phase == "deal":
+            mid_deal = event.device == "shoe" and self.state.phase == "deal"
+            if event.rebooted and mid_deal:
+                self._shoe_rebooted(event.events_lost)
+            elif event.events_lost and mid_deal:
                 self._raise_alarm(
                     "lost",
                     f"The shoe lost {event.events_lost} card event(s): "
@@ -464,6 +468,22 @@ class TableCore:
         else:
             self.machine.release("link_down")
         self._drain()
+
+    def _shoe_rebooted(self, lost: int) -> None:
+        """A shoe reboot during a deal is always an alarm (docs/protocol.md 5.3),
+        even with no event known lost: a card that left in the last moments
+        before it may never have been recorded.  The gate stays locked (the
+        hold) until the dealer has checked the cards on the table."""
+        known = f"; {lost} card event(s) are known lost" if lost else ""
+        self._raise_alarm(
+            "reboot",
+            f"The shoe restarted during the deal{known}: "
+            "check the cards on the table against the display",
+            [
+                _choice("continue", "Checked: the display is right"),
+                _choice("void", "Void the deal"),
+            ],
+        )
 
     # -- dealer commands ----------------------------------------------------------------
 

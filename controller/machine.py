@@ -124,6 +124,7 @@ HOLDS: tuple[str, ...] = (
     "link_down",
     "gate_jammed",
     "events_lost",
+    "shoe_rebooted",
     "misdeal",
     "unsure_card",
     "dealer",

@@ -34,6 +34,7 @@ PUBLIC_HOLD_TEXT = {
     "unsure_card": "One moment: the dealer is checking a card.",
     "gate_jammed": "One moment: the dealer is freeing the shoe.",
     "events_lost": "One moment: the dealer is checking the cards on the table.",
+    "shoe_rebooted": "One moment: the dealer is checking the cards on the table.",
     "misdeal": "One moment: the dealer is correcting the deal.",
     "dealer": "The table is paused.",
 }

@@ -164,6 +164,39 @@ def test_link_down_holds_and_resumes_without_losing_the_card() -> None:
     assert core.counters["link_drops"] == 1
 
 
+@pytest.mark.parametrize("lost", [0, 2])
+def test_a_shoe_reboot_mid_deal_is_an_alarm_the_dealer_answers(lost: int) -> None:
+    """docs/protocol.md 5.3: a shoe reboot reported during a deal is an alarm
+    the dealer answers, "raised even when events_lost is 0"; the gate stays
+    locked until the answer, and the card due is then dealt as usual."""
+    core = started(rows=5)
+    assert isinstance(core.need(), CardNeed) and not core.gate_locked()
+    card = str(core.state.pack.peek())
+    core.handle(LinkChanged("shoe", False, reason="the shoe has lost the session"))
+    core.handle(LinkChanged("shoe", True, rebooted=True, events_lost=lost))
+    (alarm,) = core.alarms.values()
+    assert alarm.kind == "reboot" and "restarted during the deal" in alarm.message
+    assert ("2 card event(s)" in alarm.message) == (lost == 2)
+    assert {c["id"] for c in alarm.choices} == {"continue", "void"}
+    assert core.machine.hold_state == "shoe_rebooted"
+    assert build_snapshot(core)["hold"]["reason"] == "shoe_rebooted"
+    assert core.gate_locked()
+    assert core.counters["reboots"] == 1
+    assert core.command("misdeal", {"choice": "continue"}).ok
+    assert core.machine.running and not core.alarms
+    assert not core.gate_locked()
+    core.handle(CardOut(1, 0))
+    core.handle(CardRead(1, card))
+    assert core.journal.actions()[-1] == {"type": "DealCard", "card": card}
+
+
+def test_a_shoe_reboot_between_deals_is_only_counted() -> None:
+    core = new_core(HOUSE)
+    assert core.state.phase != "deal"
+    core.handle(LinkChanged("shoe", True, rebooted=True))
+    assert not core.alarms and core.counters["reboots"] == 1
+
+
 def test_illegal_press_is_refused_on_that_panel() -> None:
     core = new_core(HOUSE)
     Driver(core, HOUSE).until(lambda c: isinstance(c.need(), DecisionNeed))

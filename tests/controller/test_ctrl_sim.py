@@ -16,6 +16,7 @@ from ctrl_drive import OWN_SCENARIOS, SCENARIOS, expected
 
 from controller.rules import CardNeed, Decide, DecisionNeed
 from controller.scenario import ScenarioError
+from controller.snapshot import build_snapshot
 from hardware_sim.table.scenario_run import ScenarioRun, play_scenario
 
 ROOT = Path(__file__).parent.parent.parent
@@ -155,18 +156,56 @@ def test_unsure_card_is_confirmed_by_the_dealer_not_guessed() -> None:
     assert hook.done and hook.run.core.counters["unsure"] >= 1
 
 
-def test_shoe_reboot_mid_deal_pauses_and_resumes_with_nothing_lost() -> None:
-    async def reboot(run: ScenarioRun) -> None:
-        for _ in range(1000):
-            if run.rig.reboot("shoe", lossy=False):
-                return
-            await asyncio.sleep(0.01)
-        raise AssertionError("the shoe never became safe to reboot")
+async def _until(condition: Any, what: str, seconds: float = 20.0) -> None:
+    """Wait for ``condition`` (a deadline in real time: generous for a loaded machine)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds:g} s"
+        await asyncio.sleep(0.01)
 
-    hook = Once(_deciding, reboot)
+
+def _card_due_gate_open(run: ScenarioRun) -> bool:
+    return (isinstance(run.core.need(), CardNeed) and not run.core.gate_locked()
+            and not run.core.in_flight and run.core.cards_out_seen == run.pulled)
+
+
+def test_shoe_reboot_mid_deal_is_an_alarm_and_the_gate_waits_for_the_dealer() -> None:
+    """docs/protocol.md 5.3 (issue 17, finding 2): the shoe restarts while a card
+    is due and its gate open.  The dealer's display shows an alarm (even though
+    no event was lost), the shoe's gate stays locked while it is open (the
+    table's wanted "locked" delivered, not the old "unlocked" re-sent), and
+    after the dealer's answer the game goes on to the expected result."""
+    seen: dict[str, Any] = {}
+
+    async def reboot(run: ScenarioRun) -> None:
+        core, rig = run.core, run.rig
+        for _ in range(1000):
+            if rig.reboot("shoe", lossy=False):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the shoe never became safe to reboot")
+        await _until(lambda: core.alarms, "no alarm after the shoe rebooted")
+        await _until(lambda: core.links.get("shoe", {}).get("up")
+                     and run.table.pushed()["gate"][1] is True,
+                     "the link back and the gate's wanted state delivered")
+        snap = build_snapshot(core)
+        seen["alarms"] = [(a["kind"], a["message"]) for a in snap["alarms"]]
+        seen["hold"] = snap["hold"]["reason"] if snap["hold"] else None
+        seen["gate_while_alarm"] = rig.call(lambda: rig.shoe.gate_locked)
+        result = await run.table.command("misdeal", {"choice": "continue"})
+        assert result.ok, result.message
+        await _until(lambda: not rig.call(lambda: rig.shoe.gate_locked),
+                     "the gate never opened for the card due after the answer")
+
+    hook = Once(_card_due_gate_open, reboot)
     result = play(HOUSE, hook=hook)
     assert result == expected(HOUSE)
     assert hook.done and hook.run.core.counters["reboots"] == 1
+    assert [kind for kind, _ in seen["alarms"]] == ["reboot"]
+    assert "restarted during the deal" in seen["alarms"][0][1]
+    assert seen["hold"] == "shoe_rebooted"
+    assert seen["gate_while_alarm"] is True
 
 
 def test_unplugged_panels_pause_the_table_until_they_are_back() -> None:
