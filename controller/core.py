@@ -206,6 +206,9 @@ class TableCore:
         self.refusals: dict[int, str] = {}
         self.notice: dict[str, str] | None = None
         self.links: dict[str, dict[str, Any]] = {}
+        #: per device link, its drop counters as its driver last reported them
+        #: (:meth:`note_link_counts`; the I/O layer reads them, the core only keeps them)
+        self.link_counts: dict[str, dict[str, int]] = {}
         self.counters: dict[str, int] = {
             "cards": 0,
             "refused": 0,
@@ -468,6 +471,11 @@ class TableCore:
         else:
             self.machine.release("link_down")
         self._drain()
+
+    def note_link_counts(self, device: str, counts: Mapping[str, int]) -> None:
+        """The drop counters of a device link (``firmware_bridge.link.LinkCounters.drops``),
+        for the snapshot; they decide nothing."""
+        self.link_counts[device] = dict(counts)
 
     def _shoe_rebooted(self, lost: int) -> None:
         """A shoe reboot during a deal is always an alarm (docs/protocol.md 5.3),

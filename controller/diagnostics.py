@@ -36,6 +36,12 @@ def state_report(table: Table) -> str:
               f"holds {holds}, in flight {list(core.in_flight)}, "
               f"gate locked {core.gate_locked()}, journal head {core.journal.head}\n")
     out.write(f"  next: {build_snapshot(core)['next']}\n")
+    for name, counts in sorted(table.link_counts().items()):
+        link = core.links.get(name, {})
+        state = "up" if link.get("up") else "down"
+        figures = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in counts.items())
+        out.write(f"  link {name} ({state}, {link.get('drops', 0)} drops, "
+                  f"{link.get('reboots', 0)} reboots): {figures}\n")
     for name, (wanted, sent) in sorted(table.pushed().items()):
         state = "sent" if sent == wanted else "NOT SENT"
         out.write(f"  {name}: wanted {wanted!r} ({state}; last sent {sent!r})\n")

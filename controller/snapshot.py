@@ -35,6 +35,7 @@ from controller.snapshot_schema import (
     HandStatus,
     Hold,
     LegalFamily,
+    LinkCounts,
     LinkInfo,
     Notice,
     Pending,
@@ -261,8 +262,19 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "standings": [{"name": n, "balance": _num(b)} for n, b in state.standings()],
         "game_over": state.game_over,
         "winners": state.winners() if state.game_over else [],
-        "links": cast("dict[str, LinkInfo]", core.links),
+        "links": _links(core),
         "counters": dict(core.counters),
         "manual": core.manual,
     }
     return snapshot
+
+
+def _links(core: TableCore) -> dict[str, LinkInfo]:
+    """Each device link as the core saw it come and go, with its drop counters
+    (zeros for a link whose driver has reported none yet)."""
+    zeros = {key: 0 for key in sorted(LinkCounts.__required_keys__)}
+    links: dict[str, LinkInfo] = {}
+    for name, info in core.links.items():
+        counts = {key: int(core.link_counts.get(name, {}).get(key, 0)) for key in zeros}
+        links[name] = cast("LinkInfo", {**info, "counters": counts})
+    return links

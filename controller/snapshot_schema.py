@@ -219,11 +219,29 @@ class Standing(TypedDict):
 
 
 @closed
+class LinkCounts(TypedDict):
+    """What a device link dropped or sent again since the table started
+    (docs/protocol.md: damaged frames are "dropped and counted"); 0 before
+    the link was first opened."""
+
+    crc_errors: int
+    truncated: int
+    oversized: int
+    bad_cobs: int
+    out_of_window: int
+    duplicates: int
+    retransmissions: int
+    bad_bodies: int
+
+
+@closed
 class LinkInfo(TypedDict):
     up: bool
     reboots: int
     drops: int
     reason: NotRequired[str]
+    #: the link's drop counters (the dealer's devices panel; never the public view)
+    counters: LinkCounts
 
 
 @closed

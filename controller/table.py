@@ -225,6 +225,8 @@ class Table:
     def refresh(self) -> None:
         """Push the core's wanted device state and publish a snapshot (now)."""
         self._refresh_due = False
+        for name, counts in self.link_counts().items():
+            self.core.note_link_counts(name, counts)
         outputs = self.core.outputs()
         if "gate" in self._pushers:
             self._pushers["gate"].want(outputs.gate_locked)
@@ -236,6 +238,25 @@ class Table:
         self.generation += 1
         self.publisher.publish(build_snapshot(self.core, outputs))
         self._notify()
+
+    def link_counts(self) -> dict[str, dict[str, int]]:
+        """Per device link ("shoe", "seat N", "dealer panel"), what it dropped or
+        sent again (``LinkCounters.drops``), read from the drivers now."""
+        links: dict[str, Any] = {}
+        if self.shoe is not None:
+            links["shoe"] = self.shoe
+        if self.bus is not None:
+            for address, panel in self.bus.seats.items():
+                links[_panel_name(address)] = panel
+            if self.bus.dealer is not None:
+                links[_panel_name(ADDRESS_DEALER)] = self.bus.dealer
+        out: dict[str, dict[str, int]] = {}
+        for name, link in links.items():
+            # a driver without counters (a test's stand-in) is simply left out
+            drops = getattr(getattr(link, "counters", None), "drops", None)
+            if callable(drops):
+                out[name] = dict(drops())
+        return out
 
     def pushed(self) -> dict[str, tuple[Any, Any]]:
         """Per device output ("gate", "shoe_lights", "panel N"): the value the table

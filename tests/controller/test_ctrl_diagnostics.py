@@ -14,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from controller.core import LinkChanged
+from controller.diagnostics import state_report
 from controller.scenario import load_scenario, run_scenario
+from controller.table import Table
+from firmware_bridge.link import LinkCounters
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,5 +76,34 @@ def test_sigusr1_reports_the_table_state_and_the_game_still_finishes_right(
     report = err[err.index("pontoon-table state: phase"):]
     assert "running" in report and "journal head" in report and "next:" in report
     assert "panel 1: wanted" in report and "gate: wanted" in report
+    assert "link shoe (up" in report and "crc errors" in report  # the drop counters
     assert "ScenarioRun.run" in report  # the tasks' stacks
     assert "Current thread" in report or "Thread 0x" in report  # and the threads'
+
+
+class _CountingShoe:
+    """Just enough of a shoe driver for the report: its link counters."""
+
+    def __init__(self) -> None:
+        self.counters = LinkCounters(crc_errors=3, retransmissions=7, oversized=1)
+
+
+def test_the_report_carries_each_links_drop_counters() -> None:
+    """Issue 17, finding 3: drops reach ``kill -USR1``.  The figures are the
+    stand-in driver's own (3 CRC errors, 7 retransmissions, 1 oversized)."""
+    import asyncio
+
+    from ctrl_drive import SCENARIOS, new_core
+
+    core = new_core(SCENARIOS[0])
+    core.handle(LinkChanged("shoe", True))
+    table = Table(core, shoe=_CountingShoe())  # type: ignore[arg-type]
+
+    async def report() -> str:
+        return state_report(table)
+
+    text = asyncio.run(report())
+    (line,) = [row for row in text.splitlines() if "link shoe" in row]
+    assert "(up, 0 drops, 0 reboots)" in line
+    assert "crc errors 3" in line and "retransmissions 7" in line and "oversized 1" in line
+    assert "bad cobs 0" in line

@@ -110,11 +110,21 @@ def test_the_faults_of_a_real_table_give_snapshots_that_match_the_schema() -> No
     core.handle(ShoeEmpty(0, 0))
     assert build_snapshot(core)["notice"] is not None
     core.handle(LinkChanged("panels", False, reason="cable pulled"))
+    zeros = {"crc_errors": 0, "truncated": 0, "oversized": 0, "bad_cobs": 0,
+             "out_of_window": 0, "duplicates": 0, "retransmissions": 0, "bad_bodies": 0}
     assert build_snapshot(core)["links"]["panels"] == {"up": False, "reboots": 0, "drops": 1,
-                                                   "reason": "cable pulled"}
+                                                   "reason": "cable pulled", "counters": zeros}
+    core.note_link_counts("panels", {**zeros, "crc_errors": 4, "retransmissions": 9})
+    counts = build_snapshot(core)["links"]["panels"]["counters"]
+    assert (counts["crc_errors"], counts["retransmissions"], counts["bad_cobs"]) == (4, 9, 0)
     core.handle(LinkChanged("panels", True, rebooted=True))
     core.handle(GateJammed(0, 0))
     assert [a["kind"] for a in build_snapshot(core)["alarms"]] == ["jam"]
+    assert core.command("misdeal", {"choice": "continue"}).ok
+    core.handle(LinkChanged("shoe", False, reason="the shoe has lost the session"))
+    core.handle(LinkChanged("shoe", True, rebooted=True))  # mid-deal: an alarm
+    assert build_snapshot(core)["hold"]["reason"] == "shoe_rebooted"
+    assert [a["kind"] for a in build_snapshot(core)["alarms"]] == ["reboot"]
     assert core.command("misdeal", {"choice": "continue"}).ok
     assert core.command("pause").ok
     core._check()
@@ -182,6 +192,15 @@ def test_the_schema_refuses_what_the_table_must_not_send() -> None:
     public = views.public_view(good)
     with pytest.raises(ValidationError):
         PUBLIC_VIEW.validate_json(json.dumps({**public, "pack": [1, 2]}), strict=True)
+
+
+def test_the_snapshots_link_counters_are_the_links_own_drop_counters() -> None:
+    """One name for each figure: the snapshot's ``links[name].counters`` keys
+    are exactly ``LinkCounters.drops()``'s (the dealer's devices panel reads them)."""
+    from controller.snapshot_schema import LinkCounts
+    from firmware_bridge.link import LinkCounters
+
+    assert set(LinkCounts.__required_keys__) == set(LinkCounters().drops())
 
 
 def test_the_schema_is_published_in_the_docs_and_the_openapi_document() -> None:

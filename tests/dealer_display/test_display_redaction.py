@@ -117,3 +117,34 @@ def test_public_socket_never_carries_a_face_down_card() -> None:
             assert msg["version"] == channel.version
             hidden += check(table.snapshot(), msg)
     assert hidden > 50
+
+
+def _keys(payload: Any) -> set[str]:
+    if isinstance(payload, dict):
+        return set(payload) | {k for v in payload.values() for k in _keys(v)}
+    if isinstance(payload, list):
+        return {k for v in payload for k in _keys(v)}
+    return set()
+
+
+def test_link_counters_reach_the_dealer_view_never_the_public_one() -> None:
+    """Issue 17, finding 3: each link's drop counters are for the dealer's
+    devices panel; the players' screen gets no link figures at all, and a shoe
+    reboot alarm only the calm sentence."""
+    from controller.core import LinkChanged
+    from controller.snapshot import build_snapshot
+    from dealer_display.views import dealer_view
+
+    table = ManualTable()
+    core = table.core
+    core.handle(LinkChanged("shoe", True))
+    core.note_link_counts("shoe", {"crc_errors": 5, "retransmissions": 2})
+    snapshot = dict(build_snapshot(core))
+    dealer = dealer_view(snapshot)
+    assert dealer["links"]["shoe"]["counters"]["crc_errors"] == 5
+    public = public_view(snapshot)
+    assert not {"links", "counters", "crc_errors", "retransmissions"} & _keys(public)
+    snapshot["hold"] = {"reason": "shoe_rebooted", "message": "The shoe restarted ...",
+                        "choices": []}
+    assert public_view(snapshot)["notice"] == (
+        "One moment: the dealer is checking the cards on the table.")
