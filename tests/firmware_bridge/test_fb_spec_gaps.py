@@ -7,6 +7,10 @@ taken from the code under test.
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from firmware_bridge.device import (
     DeviceCore,
     RecordingHardware,
@@ -224,3 +228,28 @@ def test_set_text_over_32_bytes_is_bad_length() -> None:
     _to(core, MsgType.SET_TEXT, b"\x07", seq=1, flags=FLAG_SEQ)
     core.link.flush(0.0)
     assert _result(_frames(core.data_to_send())).code == ResultCode.BAD_VALUE
+
+
+def test_the_drop_counters_reach_the_log_at_link_down_now_and_then_and_at_close(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 17, finding 3: "dropped and counted" must be visible.  One frame
+    with a flipped CRC byte is one CRC error; the link-down line, the periodic
+    summary (once the interval has passed and the figures moved) and the
+    closing line all say so."""
+    host = HostSession(expect_kind=DeviceKind.SHOE, name="shoe", summary_interval=60.0)
+    shoe = _Scripted(host, boot_id=5, sync=SyncResult(1, 0))
+    frame = bytearray(encode_frame(Header(0, MsgType.ACK, 0, 0, FLAG_FROM_DEVICE)))
+    frame[-2] ^= 0x01  # a CRC byte: the frame is still sound COBS
+    caplog.set_level(logging.INFO, logger="firmware_bridge.host")
+    host.tick(shoe.now)
+    host.receive_bytes(bytes(frame), shoe.now)
+    assert host.counters.crc_errors == 1
+    host.tick(shoe.now + 61.0)  # 61 s on: the summary is due, and the silent shoe is down
+    messages = [r.message for r in caplog.records]
+    assert "shoe: link figures: crc errors 1" in messages
+    (down,) = [m for m in messages if "link down" in m]
+    assert "crc errors 1" in down
+    caplog.clear()
+    host.close()
+    assert any("closed" in r.message and "crc errors 1" in r.message for r in caplog.records)
