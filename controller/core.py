@@ -70,6 +70,7 @@ from firmware_bridge.host import (
     DeviceEvent,
     GateForced,
     GateJammed,
+    PackLoaded,
     ShoeEmpty,
 )
 from firmware_bridge.wire import ADDRESS_DEALER, Button, Light
@@ -166,6 +167,7 @@ ALARM_HOLDS: dict[str, str] = {
     "jam": "gate_jammed",
     "lost": "events_lost",
     "reboot": "shoe_rebooted",
+    "pack": "pack_loaded",
     "misdeal": "misdeal",
 }
 
@@ -326,6 +328,25 @@ class TableCore:
 
     def _shoe_empty(self, event: ShoeEmpty) -> None:
         self.notice = {"seat": "", "message": "The shoe is empty"}
+
+    def _pack_loaded(self, event: PackLoaded) -> None:
+        """Protocol 1.1 (docs/protocol.md section 12): a pack closed into the shoe.
+        Between deals (or before a deal's first card) it is the new pack: a
+        notice.  Once cards of the deal have left the shoe it is an alarm: the
+        cards were put back as they were, or the deal is void."""
+        deal = self.state.deal
+        if self.state.phase == "deal" and deal is not None and deal.dealt:
+            self._raise_alarm(
+                "pack",
+                "A pack was loaded into the shoe during the deal: put it back as it "
+                "was, or void the deal",
+                [
+                    _choice("continue", "The pack is back as it was: go on"),
+                    _choice("void", "Void the deal"),
+                ],
+            )
+            return
+        self.notice = {"seat": "", "message": "A pack was loaded into the shoe"}
 
     def _drain(self) -> None:
         """Turn read card-outs into dealt cards, strictly in the order they left the shoe."""
@@ -756,4 +777,5 @@ _HANDLERS: dict[type, Callable[[TableCore, Any], None]] = {
     GateForced: TableCore._gate_forced,
     GateJammed: TableCore._gate_jammed,
     ShoeEmpty: TableCore._shoe_empty,
+    PackLoaded: TableCore._pack_loaded,
 }

@@ -125,6 +125,7 @@ HOLDS: tuple[str, ...] = (
     "gate_jammed",
     "events_lost",
     "shoe_rebooted",
+    "pack_loaded",
     "misdeal",
     "unsure_card",
     "dealer",

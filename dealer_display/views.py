@@ -35,6 +35,7 @@ PUBLIC_HOLD_TEXT = {
     "gate_jammed": "One moment: the dealer is freeing the shoe.",
     "events_lost": "One moment: the dealer is checking the cards on the table.",
     "shoe_rebooted": "One moment: the dealer is checking the cards on the table.",
+    "pack_loaded": "One moment: the dealer is checking the shoe.",
     "misdeal": "One moment: the dealer is correcting the deal.",
     "dealer": "The table is paused.",
 }

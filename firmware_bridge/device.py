@@ -139,8 +139,12 @@ def panel_capabilities(buttons: Iterable[Button]) -> int:
     return mask
 
 
-def shoe_identity(*, motor: bool = False, unique_id: bytes = b"SHOE0001") -> DeviceIdentity:
+def shoe_identity(
+    *, motor: bool = False, unique_id: bytes = b"SHOE0001", pack_switch: bool = False
+) -> DeviceIdentity:
+    """``pack_switch``: a 1.1 shoe with the loading-lid switch (PACK_LOADED)."""
     caps = SHOE_CAPABILITIES | (Capability.MOTOR if motor else 0)
+    caps |= Capability.PACK_SWITCH if pack_switch else 0
     return DeviceIdentity(DeviceKind.SHOE, int(caps), unique_id=unique_id)
 
 
@@ -244,6 +248,14 @@ class DeviceCore:
     def emit_shoe_empty(self, now: float) -> int:
         self.status |= DeviceStatus.EMPTY
         return self.emit(EventKind.SHOE_EMPTY, now)
+
+    def emit_pack_loaded(self, now: float) -> int:
+        """Protocol 1.1: the loading lid closed on a pack; the shoe is no longer
+        empty.  Only a shoe with the lid switch (``PACK_SWITCH``) records it."""
+        if not self.identity.capabilities & Capability.PACK_SWITCH:
+            raise ValueError("this shoe has no pack switch")
+        self.status &= ~DeviceStatus.EMPTY
+        return self.emit(EventKind.PACK_LOADED, now)
 
     # --- time and bytes -------------------------------------------------------------
 

@@ -160,6 +160,15 @@ class ShoeEmpty:
 
 
 @dataclass(frozen=True, slots=True)
+class PackLoaded:
+    """Protocol 1.1: the shoe's loading lid closed on a pack."""
+
+    event_no: int
+    device_ms: int
+    boot_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class ButtonPressed:
     """A panel button (``button``: a :class:`~firmware_bridge.wire.Button` code);
     ``address`` is the panel's (1-14 a seat, 15 the dealer's)."""
@@ -180,7 +189,9 @@ class UnknownEvent:
     boot_id: int = 0
 
 
-DeviceEvent = CardOut | GateForced | GateJammed | ShoeEmpty | ButtonPressed | UnknownEvent
+DeviceEvent = (
+    CardOut | GateForced | GateJammed | ShoeEmpty | PackLoaded | ButtonPressed | UnknownEvent
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +223,7 @@ _DEVICE_EVENTS: dict[int, Callable[[Event, int, int], DeviceEvent]] = {
     EventKind.GATE_FORCED: lambda e, boot, _: GateForced(e.event_no, e.device_ms, boot),
     EventKind.GATE_JAMMED: lambda e, boot, _: GateJammed(e.event_no, e.device_ms, boot),
     EventKind.SHOE_EMPTY: lambda e, boot, _: ShoeEmpty(e.event_no, e.device_ms, boot),
+    EventKind.PACK_LOADED: lambda e, boot, _: PackLoaded(e.event_no, e.device_ms, boot),
 }
 
 

@@ -19,7 +19,8 @@ from enum import IntEnum, IntFlag
 from cobs import cobs
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+#: 1.1 adds PACK_LOADED, PACK_SWITCH and AUTO_RELOCK (docs/protocol.md section 12)
+PROTOCOL_MINOR = 1
 
 HEADER = struct.Struct("<BBBBBB")  # version, address, flags, seq, ack, type
 HEADER_SIZE = HEADER.size
@@ -162,6 +163,8 @@ class EventKind(IntEnum):
     GATE_FORCED = 3
     GATE_JAMMED = 4
     SHOE_EMPTY = 5
+    #: protocol 1.1: the shoe's loading lid closed on a pack (clears status EMPTY)
+    PACK_LOADED = 6
 
 
 class Button(IntEnum):
@@ -205,6 +208,10 @@ class Capability(IntFlag):
     TEXT = 1 << 18
     EXIT_SENSOR = 1 << 19
     LIGHTS = 1 << 20
+    #: protocol 1.1: the shoe has a loading-lid switch and records PACK_LOADED
+    PACK_SWITCH = 1 << 21
+    #: protocol 1.1: the shoe locks its gate itself as a card leaves
+    AUTO_RELOCK = 1 << 22
 
 
 def button_capability(button: Button) -> int:

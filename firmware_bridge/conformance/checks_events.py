@@ -23,7 +23,8 @@ from firmware_bridge.wire import (
 
 LOG_MIN = 64
 SHOE_KINDS = frozenset(
-    {EventKind.CARD_OUT, EventKind.GATE_FORCED, EventKind.GATE_JAMMED, EventKind.SHOE_EMPTY}
+    {EventKind.CARD_OUT, EventKind.GATE_FORCED, EventKind.GATE_JAMMED, EventKind.SHOE_EMPTY,
+     EventKind.PACK_LOADED}
 )
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware_bridge.device import DeviceCore, shoe_identity
-from firmware_bridge.wire import DeviceStatus, ResultCode
+from firmware_bridge.wire import Capability, DeviceStatus, ResultCode
 from hardware_sim.clock import Clock
 from hardware_sim.devices.wiring import Wire
 from hardware_sim.world import Pull, World
@@ -85,11 +85,13 @@ class ShoeEmulator:
         camera: Camera | None = None,
         motor: bool = False,
         unique_id: bytes = b"SHOE0001",
+        pack_switch: bool = True,
     ) -> None:
         self.world = world
         self.clock = clock
         self.camera = camera
-        self.identity = shoe_identity(motor=motor, unique_id=unique_id)
+        #: a 1.1 shoe with the loading-lid switch (docs/protocol.md section 12)
+        self.identity = shoe_identity(motor=motor, unique_id=unique_id, pack_switch=pack_switch)
         world.shoe.has_motor = motor
         self.hardware = _ShoeHardware(self)
         self.wire: Wire | None = None
@@ -160,8 +162,14 @@ class ShoeEmulator:
         self._flush()
 
     def refilled(self) -> None:
-        """The dealer put cards back: the shoe is no longer empty."""
-        self.core.status &= ~DeviceStatus.EMPTY
+        """The dealer put the pack back and closed the loading lid: PACK_LOADED
+        (protocol 1.1, which clears EMPTY) on a shoe with the lid switch; a
+        1.0 shoe only sees a card at its gate again (section 11.3)."""
+        if self.identity.capabilities & Capability.PACK_SWITCH:
+            self.core.emit_pack_loaded(self.clock.now())
+            self._flush()
+        else:
+            self.core.status &= ~DeviceStatus.EMPTY
 
     @property
     def safe_to_reboot(self) -> bool:

@@ -239,3 +239,23 @@ def test_rebuild_from_the_journal_resumes_at_every_point(path: Path, tmp_path: P
         people.core = again  # the same people play on at the rebuilt table
         assert people.run() == expected(path)
         again.journal.close()
+
+
+def test_a_pack_loaded_between_deals_is_a_notice_and_mid_deal_an_alarm() -> None:
+    """docs/protocol.md section 12: between deals (or before the deal's first
+    card) a new pack is a notice; once cards of the deal have left the shoe
+    it is an alarm the dealer answers (back as it was, or void)."""
+    from firmware_bridge.host import PackLoaded
+
+    core = new_core(HOUSE)
+    core.handle(PackLoaded(1, 0))
+    assert not core.alarms
+    assert core.notice == {"seat": "", "message": "A pack was loaded into the shoe"}
+    core = started(rows=12)
+    assert core.state.deal is not None and core.state.deal.dealt, "cards of the deal are out"
+    core.handle(PackLoaded(9, 0))
+    (alarm,) = core.alarms.values()
+    assert alarm.kind == "pack" and {c["id"] for c in alarm.choices} == {"continue", "void"}
+    assert core.machine.hold_state == "pack_loaded" and core.gate_locked()
+    assert core.command("misdeal", {"choice": "continue"}).ok
+    assert not core.alarms

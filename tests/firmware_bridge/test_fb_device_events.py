@@ -10,6 +10,7 @@ from firmware_bridge.host import (
     CardOut,
     GateForced,
     GateJammed,
+    PackLoaded,
     ShoeEmpty,
     UnknownEvent,
     device_event,
@@ -23,6 +24,7 @@ EXPECTED = {
     EventKind.GATE_FORCED: GateForced,
     EventKind.GATE_JAMMED: GateJammed,
     EventKind.SHOE_EMPTY: ShoeEmpty,
+    EventKind.PACK_LOADED: PackLoaded,  # protocol 1.1, section 12
 }
 
 
@@ -38,6 +40,16 @@ def test_every_wire_event_kind_has_its_host_event() -> None:
 def test_a_press_names_the_panel_it_came_from() -> None:
     press = device_event(Event(2, 50, EventKind.BUTTON, int(Button.NEXT)), 9, ADDRESS_DEALER)
     assert press == ButtonPressed(int(Button.NEXT), 2, 50, 9, ADDRESS_DEALER)
+
+
+def test_the_1_1_numbers_are_the_specs() -> None:
+    """docs/protocol.md section 12: kind 6 PACK_LOADED, capability bits 21
+    PACK_SWITCH and 22 AUTO_RELOCK, minor version 1."""
+    from firmware_bridge.wire import PROTOCOL_MINOR, Capability
+
+    assert int(EventKind.PACK_LOADED) == 6
+    assert (int(Capability.PACK_SWITCH), int(Capability.AUTO_RELOCK)) == (1 << 21, 1 << 22)
+    assert PROTOCOL_MINOR == 1
 
 
 @pytest.mark.parametrize("kind", [0, 200, 255])

@@ -253,3 +253,48 @@ def test_the_drop_counters_reach_the_log_at_link_down_now_and_then_and_at_close(
     caplog.clear()
     host.close()
     assert any("closed" in r.message and "crc errors 1" in r.message for r in caplog.records)
+
+
+# --- version 1.1 (section 12) ----------------------------------------------------------
+
+
+def test_a_1_0_shoe_and_this_1_1_host_work_together() -> None:
+    """Section 12: "a 1.1 device answers a 1.0 host and the other way round".
+    A shoe that says 1.0 is accepted and its card-outs delivered."""
+    from firmware_bridge.device import DeviceIdentity
+
+    old = shoe_identity()
+    identity = DeviceIdentity(old.kind, old.capabilities, unique_id=old.unique_id,
+                              protocol=(PROTOCOL_MAJOR, 0))
+    core = DeviceCore(identity, RecordingHardware(), boot_id=4)
+    host = HostSession(expect_kind=DeviceKind.SHOE)
+    host.connection_made(0.0)
+    now = 0.0
+    for _ in range(200):
+        now += 0.002
+        host.tick(now)
+        core.receive_bytes(host.data_to_send(), now)
+        host.receive_bytes(core.data_to_send(), now)
+        if host.is_up:
+            break
+    assert host.is_up and host.info is not None and host.info.protocol == (PROTOCOL_MAJOR, 0)
+    core.emit_card_out(now)
+    host.receive_bytes(core.data_to_send(), now)
+    (card,) = [e for e in host.events() if isinstance(e, CardOut)]
+    assert (card.event_no, card.boot_id) == (1, 4)
+
+
+def test_pack_loaded_clears_empty_and_needs_the_lid_switch() -> None:
+    """Section 12: PACK_LOADED "clears status EMPTY"; capability bit 21
+    PACK_SWITCH says the shoe records it."""
+    from firmware_bridge.wire import DeviceStatus
+
+    core = DeviceCore(shoe_identity(pack_switch=True), RecordingHardware(), boot_id=1)
+    core.emit_shoe_empty(0.0)
+    assert core.status & DeviceStatus.EMPTY
+    assert core.emit_pack_loaded(0.5) == 2
+    assert not core.status & DeviceStatus.EMPTY
+    assert core.log[-1] == Event(2, 500, EventKind.PACK_LOADED, 0)
+    plain = DeviceCore(shoe_identity(), RecordingHardware(), boot_id=1)
+    with pytest.raises(ValueError, match="no pack switch"):
+        plain.emit_pack_loaded(0.0)
