@@ -295,6 +295,8 @@ class HostSession:
     name: str = ""
     #: seconds between two log lines of the drop counters (only when they changed)
     summary_interval: float = 600.0
+    #: how many recent PONGs the device clock offset is chosen from
+    clock_samples: int = 8
 
     def __post_init__(self) -> None:
         self.counters = LinkCounters()
@@ -327,6 +329,8 @@ class HostSession:
         self._rebooted = False
         self._lost_on_reboot = 0
         self._last_event_before_down = 0
+        #: recent (round trip, device clock offset) pairs from PONGs, newest last
+        self._clock_samples: deque[tuple[float, float]] = deque(maxlen=self.clock_samples)
         #: when the drop counters were last written to the log, and what they were
         self._summary_at: float | None = None
         self._summary_seen: dict[str, int] = self.counters.drops()
@@ -401,6 +405,23 @@ class HostSession:
         else:
             raise ValueError(f"{type(cmd).__name__} is sent by the session itself")
         return handle
+
+    @property
+    def clock_offset(self) -> float | None:
+        """Host time (the clock ``now`` is given in) minus device time, in
+        seconds, from the fastest of the recent PING/PONG round trips
+        (docs/protocol.md section 3: ``(t_ping_sent + t_pong_received) / 2 −
+        uptime_ms``); None before the first PONG of this session.  Its error
+        is at most half that round trip."""
+        if not self._clock_samples:
+            return None
+        return min(self._clock_samples)[1]
+
+    def host_time(self, device_ms: int) -> float | None:
+        """When a device event happened on the host's clock (pairs a CARD_OUT
+        with camera frames, section 11.5); None while no offset is known."""
+        offset = self.clock_offset
+        return None if offset is None else offset + device_ms / 1000.0
 
     def wanted(self, mtype: MsgType) -> Command | None:
         return self._wanted.get(mtype)
@@ -544,8 +565,13 @@ class HostSession:
         elif mtype == MsgType.PONG:
             pong = Pong.decode(body)
             self.device_last_event_no = pong.last_event_no
-            if self._ping_sent and self._ping_sent[0] == pong.token and not self.polled:
-                self.counters.note_rtt(now - self._ping_sent[1])
+            if self._ping_sent and self._ping_sent[0] == pong.token:
+                sent = self._ping_sent[1]
+                if not self.polled:
+                    self.counters.note_rtt(now - sent)
+                self._clock_samples.append(
+                    (now - sent, (sent + now) / 2 - pong.uptime_ms / 1000.0)
+                )
                 self._ping_sent = None
         elif mtype == MsgType.ACK:
             pass
@@ -582,6 +608,7 @@ class HostSession:
             )
         self.info = DeviceInfo.from_reply(reply)
         self.device_last_event_no = reply.last_event_no
+        self._clock_samples.clear()  # a new boot has a new clock
         self.link.reset()
         self._enter(State.SYNCING)
         self._ping_at = now + self.config.ping_interval

@@ -600,3 +600,25 @@ def test_a_gap_in_event_numbers_is_reported_lost_before_the_event_after_it() -> 
         CardOut(12, 1200, 9),
     ]
     assert counters.events_lost == 4
+
+
+def test_the_host_maps_the_device_clock_from_its_pongs() -> None:
+    """docs/protocol.md section 3: offset = (t_ping_sent + t_pong_received) / 2
+    − uptime_ms, from the fastest recent round trip.  The shoe powered up at
+    host time 0.7 s, so host = device + 0.7 s; the estimate may be off by at
+    most half the round trip it came from, plus 0.5 ms of uptime_ms rounding."""
+    net = Net(new_shoe(now=0.7))
+    net.now = 0.7
+    assert net.host.clock_offset is None
+    net.run_until(lambda: net.host.is_up)
+    net.run(1.0)  # four PINGs
+    offset = net.host.clock_offset
+    assert offset is not None
+    fastest = min(rtt for rtt, _ in net.host._clock_samples)
+    assert abs(offset - 0.7) <= fastest / 2 + 0.0005
+    pulled_at = net.now  # host time of the card-out
+    net.device.emit_card_out(pulled_at)
+    net.run(0.05)
+    (card,) = net.of(CardOut)
+    when = net.host.host_time(card.device_ms)
+    assert when is not None and abs(when - pulled_at) <= fastest / 2 + 0.001
