@@ -185,14 +185,18 @@ class ScenarioRun:
             card = self.rig.call(lambda: self.rig.world.under_camera)
             if card is not None:
                 await self.table.command("confirm_card", {"code": str(card)})
+        await self._answer_reboot()
+        return core.machine.running
+
+    async def _answer_reboot(self) -> None:
+        """The dealer answers a shoe-reboot alarm: the rig reboots a shoe only
+        when nothing is unacknowledged (unless ``lossy_reboot``), so the dealer
+        who checks the cards on the table finds the display right."""
+        core = self.core
         first = next(iter(core.alarms.values()), None)
         if (first is not None and first.kind == "reboot" and not self.rig.faults.lossy_reboot
                 and "link_down" not in core.machine.holds):
-            # The rig reboots a shoe only when nothing is unacknowledged (unless
-            # lossy_reboot), so the dealer who checks the cards on the table
-            # finds the display right.
             await self.table.command("misdeal", {"choice": "continue"})
-        return core.machine.running
 
     async def _deal(self) -> bool:
         """Pull a card when the table wants one and the physical gate is open."""
@@ -249,7 +253,14 @@ class ScenarioRun:
         else:
             person = _person(action, state)
             try:
-                await asyncio.to_thread(self.rig.perform, person, action)
+                # the person waits for the prompt; a reboot alarm meanwhile holds
+                # the table until the dealer answers it, so the dealer looks on
+                pressing = asyncio.ensure_future(
+                    asyncio.to_thread(self.rig.perform, person, action))
+                while not pressing.done():
+                    await asyncio.wait({pressing}, timeout=0.05)
+                    await self._answer_reboot()
+                await pressing
             except TimeoutError as exc:
                 raise TimeoutError(f"{exc}; {self._table_side(person, action)}") from None
             return
