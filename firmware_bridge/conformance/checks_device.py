@@ -51,6 +51,18 @@ def need_gate(p: Probe) -> None:
         raise Skip("the device has no lockable gate")
 
 
+@check("4", "session.new-locks",
+       "a new session starts with the gate locked, also when the device was not in fail-safe",
+       devices=frozenset({SHOE}))
+def new_session_locks(p: Probe) -> None:
+    p.open_session()
+    need_gate(p)
+    set_gate(p, False)
+    p.open_session()  # a new nonce, well within the 2 s of the fail-safe
+    if not gate_locked(p):
+        raise Fail("after a new HELLO (no fail-safe) the gate is still open")
+
+
 @check("3", "shoe.gate-status", "PONG's GATE_LOCKED follows SET_GATE", devices=frozenset({SHOE}))
 def gate_status(p: Probe) -> None:
     p.open_session()

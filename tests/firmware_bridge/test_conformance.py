@@ -371,6 +371,17 @@ class FailSafeLeavesGateOpen(DeviceCore):
             self.gate_locked = False
 
 
+class NewSessionKeepsGate(DeviceCore):
+    """Locks the gate for a session that leaves fail-safe, not for any other."""
+
+    def _new_session_outputs(self) -> None:
+        was_open = not self.fail_safe and not self.gate_locked
+        super()._new_session_outputs()
+        if was_open:
+            self.hardware.set_gate(False)
+            self.gate_locked = False
+
+
 class StreamsOnHello(DeviceCore):
     def _on_hello(self, body: bytes, now: float) -> bytes:
         reply = super()._on_hello(body, now)
@@ -578,6 +589,8 @@ BROKEN = [
            "not NO_SESSION"),
     Broken("failsafe.timing", "bus", core_only(lambda: bus(panel(
         1, config=LinkConfig(device_silence=1.0)))), "after only 1.6 s"),
+    Broken("session.new-locks", "shoe", core_only(lambda: shoe(NewSessionKeepsGate)),
+           "the gate is still open"),
     Broken("failsafe.gate", "shoe", core_only(lambda: shoe(FailSafeLeavesGateOpen)),
            "gate is not locked"),
     Broken("events.sync-result", "shoe", shoe_behind(from_device=frames(
