@@ -76,6 +76,11 @@ _UNITS: tuple[int | Fraction, ...] = tuple(
 )
 
 
+def _say(h: int) -> str:
+    """Half units as a dealer reads them in a message: ``2.5``, never ``5/2``."""
+    return str(h // 2) if h % 2 == 0 else f"{'-' if h < 0 else ''}{abs(h) // 2}.5"
+
+
 def _out(h: int) -> int | float:
     """Half units for JSON output: ``7.5`` is exact in binary floating point."""
     return h // 2 if h % 2 == 0 else h / 2
@@ -511,12 +516,7 @@ def new_game(
     seed: int = 0,
 ) -> GameState:
     """A fresh game; with no ``banker`` (player-banked rules) it starts with the cut."""
-    if len(players) < 1 or len(set(players)) != len(players):
-        raise IllegalAction("players must be distinct names, at least one")
-    if any(not isinstance(p, str) or not p or p == HOUSE for p in players):
-        raise IllegalAction(f"player names must be non-empty and not {HOUSE!r}")
-    if not ruleset.house_dealer and len(players) < 2:
-        raise IllegalAction("a player-banked game needs at least two people")
+    check_players(ruleset, players)
     s = GameState(ruleset, players, seed)
     s.pack.shuffle()
     if ruleset.house_dealer:
@@ -530,6 +530,22 @@ def new_game(
             raise IllegalAction(f"the banker {banker} is not at the table")
         s.banker = banker
     return s
+
+
+def check_players(ruleset: Ruleset, players: list[str]) -> None:
+    """Refuse a table these rules cannot seat, with one sentence (``IllegalAction``)."""
+    if len(players) < 1 or len(set(players)) != len(players):
+        raise IllegalAction("players must be distinct names, at least one")
+    if any(not isinstance(p, str) or not p or p == HOUSE for p in players):
+        raise IllegalAction(f"player names must be non-empty and not {HOUSE!r}")
+    if not ruleset.house_dealer and len(players) < 2:
+        raise IllegalAction("a player-banked game needs at least two people")
+    limit = ruleset.max_people
+    if limit is not None and len(players) > limit:
+        who = "people, the banker included" if not ruleset.house_dealer else "players"
+        raise IllegalAction(
+            f"the {ruleset.preset} rules seat at most {limit} {who}, not {len(players)}"
+        )
 
 
 # ---------------------------------------------------------------------------- pending
@@ -673,6 +689,19 @@ def _dealer_shows_ace(d: Deal) -> bool:
     return bool(b.cards) and b.up[0] and b.cards[0] < 4
 
 
+def _even_money_offered(s: GameState, d: Deal) -> bool:
+    """Whether the hand in play, a pontoon, may still take even money.
+
+    Even money is offered instead of insurance (RULES.md §6): the seat's first
+    hand, which carries the seat's insurance, cannot take it once insured.
+    """
+    return (
+        s.rules.even_money
+        and _dealer_shows_ace(d)
+        and not (d.hand_i == 0 and d.insurance[d.seat_i])
+    )
+
+
 def _can_insure(s: GameState, d: Deal, h: Hand) -> bool:
     si = d.seat_i
     return (
@@ -763,6 +792,8 @@ def _word_range(s: GameState, d: Deal, h: Hand, word: str) -> tuple[int, int] | 
             return "can insure only when the dealer's card is an ace"
         if not _can_insure(s, d, h):
             return "can insure only once, before taking any card"
+        if h.pontoon and r.even_money:
+            return "cannot insure a pontoon: it may take even money instead"
         half = h.original // 2
         return (half, half)
     if word == "even-money":
@@ -772,8 +803,8 @@ def _word_range(s: GameState, d: Deal, h: Hand, word: str) -> tuple[int, int] | 
             return "can take even money only with a pontoon"
         if not _dealer_shows_ace(d):
             return "can take even money only when the dealer's card is an ace"
-        if h.words:
-            return "can take even money only at once"
+        if d.hand_i == 0 and d.insurance[d.seat_i]:
+            return "cannot take even money on an insured hand"
         return None
     return f"cannot {word!r}: the decisions are {', '.join(WORDS)}"
 
@@ -1033,7 +1064,7 @@ def _place_stake(s: GameState, a: PlaceStake) -> None:
     amount = _half(a.amount, "stake", a.player)
     if not r.min_stake * 2 <= amount <= r.max_stake * 2:
         raise IllegalAction(
-            f"cannot stake {units(amount)}: stakes are {r.min_stake} to {r.max_stake}",
+            f"cannot stake {_say(amount)}: stakes are {r.min_stake} to {r.max_stake}",
             player=a.player,
         )
     h = d.hands[si][0]
@@ -1052,7 +1083,7 @@ def _place_shoot(s: GameState, a: PlaceShoot) -> None:
     room = _shoot_room(s, d)
     if amount < 0 or amount > room:
         raise IllegalAction(
-            f"cannot shoot {units(amount)}: the kitty allows 0 to {units(room)}", player=a.player
+            f"cannot shoot {_say(amount)}: the kitty allows 0 to {_say(room)}", player=a.player
         )
     d.hands[d.shoot_i][0].shoot = amount
     d.shoot_i += 1
@@ -1090,7 +1121,7 @@ def _decide(s: GameState, a: Decide) -> None:
         if given is None:
             if lo != high:
                 raise IllegalAction(
-                    f"must say how much to {word} ({units(lo)} to {units(high)})",
+                    f"must say how much to {word} ({_say(lo)} to {_say(high)})",
                     player=a.player, hand=hi + 1, decision=_decision_text(a),
                 )
             amount = lo
@@ -1105,9 +1136,9 @@ def _decide(s: GameState, a: Decide) -> None:
                         e.reason, player=a.player, hand=hi + 1, decision=_decision_text(a)
                     ) from None
             if not lo <= amount <= high:
-                span = f"exactly {units(lo)}" if lo == high else f"{units(lo)} to {units(high)}"
+                span = f"exactly {_say(lo)}" if lo == high else f"{_say(lo)} to {_say(high)}"
                 raise IllegalAction(
-                    f"cannot {word} {units(amount)}: the amount must be {span}",
+                    f"cannot {word} {_say(amount)}: the amount must be {span}",
                     player=a.player, hand=hi + 1, decision=_decision_text(a),
                 )
     h.words += 1
@@ -1208,7 +1239,7 @@ def _put_kitty(s: GameState, a: PutKitty) -> None:
     if isinstance(need, KittyNeed):
         if not r.min_stake * 2 <= amount <= r.max_stake * 2:
             raise IllegalAction(
-                f"cannot put up {units(amount)}: a kitty is {r.min_stake} to {r.max_stake}",
+                f"cannot put up {_say(amount)}: a kitty is {r.min_stake} to {r.max_stake}",
                 player=s.banker,
             )
         s.kitty_needed = False
@@ -1327,7 +1358,15 @@ def _advance(s: GameState) -> None:
             if not d.bank_started:
                 d.bank_started = True
                 live = any(not (h.bust or h.paid) for hs in d.hands for h in hs)
-                if not live and not any(d.insurance):
+                if not live:
+                    if any(d.insurance) and len(b.cards) < 2:
+                        # only an insurance bet is open: the dealer's second card
+                        # settles it, and no more (RULES.md §1); the rest of the
+                        # shoe belongs to the next deal
+                        b.show()
+                        b.done = True
+                        d.queue.append((-1, 0, True))
+                        continue
                     _settle(s)
                     return
                 b.show()
@@ -1354,6 +1393,8 @@ def _auto_stop(s: GameState, d: Deal, h: Hand) -> bool:
         h.done = True
         return True
     if h.split_ace and s.rules.split_aces_one_card and n >= 2:
+        if h.pontoon and _even_money_offered(s, d):
+            return False  # a split pontoon may take even money too (RULES.md §1, §6)
         h.done = True
         if h.pontoon:
             h.declared = True
@@ -1361,8 +1402,8 @@ def _auto_stop(s: GameState, d: Deal, h: Hand) -> bool:
         return True
     if h.total == 21:
         if n == 2:
-            if h.words == 0 and (s.rules.even_money or s.rules.insurance) and _dealer_shows_ace(d):
-                return False  # the player may take even money or insure first
+            if _even_money_offered(s, d):
+                return False  # the pontoon may take even money, its only word
             h.declared = True
             h.show()
         h.done = True

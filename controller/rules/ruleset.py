@@ -26,6 +26,9 @@ class Ruleset:
     #: decks in the shoe; ``None`` = one deck, two from ``two_packs_at`` people
     packs: int | None = None
     two_packs_at: int = 8
+    #: the most people at the table, a player-banker included (a house dealer is
+    #: not one of them); ``None``: no limit.  Traditional and shoot: 8 (RULES.md §3)
+    max_people: int | None = None
     #: "player": a player banks in turn; "house": a house dealer plays every seat
     dealer: str = "player"
     counted_deals: int | None = 8
@@ -95,11 +98,17 @@ class Ruleset:
 PRESETS: dict[str, Ruleset] = {
     "house": Ruleset(preset="house"),
     "traditional": Ruleset(
-        preset="traditional", packs=1, counted_deals=None, max_stake=10, bank_sale=True
+        preset="traditional",
+        packs=1,
+        max_people=8,
+        counted_deals=None,
+        max_stake=10,
+        bank_sale=True,
     ),
     "shoot": Ruleset(
         preset="shoot",
         packs=1,
+        max_people=8,
         counted_deals=None,
         max_stake=10,
         bank_sale=True,
@@ -166,6 +175,7 @@ _PAYS = {"pay_pontoon", "pay_five_card", "three_of_a_kind_pays"}
 _INTS: dict[str, tuple[int, int | None, bool]] = {
     "packs": (1, 8, True),
     "two_packs_at": (2, None, False),
+    "max_people": (1, None, True),
     "counted_deals": (1, None, True),
     "min_stake": (1, None, False),
     "max_stake": (1, None, False),
