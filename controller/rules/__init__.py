@@ -37,19 +37,14 @@ from .actions import (
     action_to_dict,
 )
 from .cards import CARDS, Card
-from .game import (
-    CardView,
-    GameState,
-    HandView,
-    apply,
-    check_players,
-    legal_actions,
-    new_game,
-    pending,
-)
+from .game import GameState, check_players, new_game
 from .hands import hand_total, is_bust, is_five_card_trick, is_pontoon, is_soft
 from .pack import Pack, PackError
+from .pending import legal_actions, pending
+from .play import apply
 from .ruleset import PRESETS, Ruleset, RulesetError, load_ruleset
+from .state import Phase, Step
+from .views import CardView, HandView
 
 __all__ = [
     "CARDS",
@@ -74,6 +69,7 @@ __all__ = [
     "Need",
     "Pack",
     "PackError",
+    "Phase",
     "PlaceShoot",
     "PlaceStake",
     "PutKitty",
@@ -84,6 +80,7 @@ __all__ = [
     "StackTop",
     "StakeNeed",
     "StartDeal",
+    "Step",
     "VoidDeal",
     "action_from_dict",
     "action_to_dict",

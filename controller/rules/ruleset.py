@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .actions import WORDS
+
 
 class RulesetError(ValueError):
     """An unknown preset, an unknown option or a value that makes no sense."""
@@ -277,3 +279,26 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> Ruleset:
     opts = dict(data.get("options", {}))
     diff = {k: v for k, v in opts.items() if base.options().get(k) != v}
     return load_ruleset(str(data["preset"]), diff)
+
+
+_DECISION_WORDS: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
+
+
+def decision_words(r: Ruleset) -> tuple[str, ...]:
+    """The decision words these rules can ever allow, so ``pending`` skips the others."""
+    key = (r.buy, r.shoot_bets, r.insurance, r.even_money)
+    words = _DECISION_WORDS.get(key)
+    if words is None:
+        off = set()
+        if r.buy in ("double", "none"):
+            off.add("buy")
+        if r.buy != "double":
+            off.add("double")
+        if not r.shoot_bets:
+            off.add("shoot")
+        if not r.insurance:
+            off.add("insurance")
+        if not r.even_money:
+            off.add("even-money")
+        words = _DECISION_WORDS[key] = tuple(w for w in WORDS if w not in off)
+    return words
