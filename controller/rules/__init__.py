@@ -42,7 +42,14 @@ from .hands import hand_total, is_bust, is_five_card_trick, is_pontoon, is_soft
 from .pack import Pack, PackError
 from .pending import legal_actions, pending
 from .play import apply
-from .ruleset import PRESETS, Ruleset, RulesetError, load_ruleset
+from .ruleset import (
+    PRESETS,
+    Ruleset,
+    RulesetError,
+    load_ruleset,
+    ruleset_from_dict,
+    ruleset_to_dict,
+)
 from .state import Phase, Step
 from .views import CardView, HandView
 
@@ -95,4 +102,6 @@ __all__ = [
     "load_ruleset",
     "new_game",
     "pending",
+    "ruleset_from_dict",
+    "ruleset_to_dict",
 ]

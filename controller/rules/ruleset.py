@@ -275,10 +275,17 @@ def ruleset_to_dict(rules: Ruleset) -> dict[str, Any]:
 
 
 def ruleset_from_dict(data: Mapping[str, Any]) -> Ruleset:
-    base = PRESETS[str(data["preset"])]
+    """The ruleset ``ruleset_to_dict`` wrote, whatever the presets say today:
+    every option stored wins over the preset's current default (an option
+    added since it was written takes the preset's value)."""
+    preset = str(data["preset"])
+    base = PRESETS.get(preset)
+    if base is None:
+        return load_ruleset(preset)  # refuses the unknown preset clearly
     opts = dict(data.get("options", {}))
-    diff = {k: v for k, v in opts.items() if base.options().get(k) != v}
-    return load_ruleset(str(data["preset"]), diff)
+    current = base.options()
+    diff = {k: v for k, v in opts.items() if current.get(k) != v}
+    return load_ruleset(preset, diff)
 
 
 _DECISION_WORDS: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
