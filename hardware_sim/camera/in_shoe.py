@@ -13,11 +13,11 @@ lens's focus, the sensor's noise and the encoder's JPEG quality belong to the
 shoe and are drawn once per camera, so they stay put while cards move past.
 
 Made to be cheap at 20-60 frames a card: a face is prepared once per card at
-the frame's 9 px/mm (alpha premultiplied, the lens's blur applied), the shoe's
-layers once per camera, and each frame is one affine warp of the face into the
-part of the window the card covers, a motion blur along y (exposure x speed),
-a blend over the roof, the light, the glass's glow, fresh sensor noise and, if
-the camera compresses, a JPEG round trip.
+the frame's 9 px/mm (alpha premultiplied, the lens's blur and the pass's
+motion blur along the slide, exposure x speed, applied), the shoe's layers once
+per camera, and each frame is one affine warp of the face into the part of the
+window the card covers, a blend over the roof, the light, the glass's glow,
+fresh sensor noise and, if the camera compresses, a JPEG round trip.
 
 Coordinates follow :mod:`vision.geometry`: x across the motion, y along it;
 a frame pixel (x, y) covers [x, x+1) x [y, y+1), so the window is
@@ -83,6 +83,7 @@ INDEX_INSET_MM = 3.0
 INDEX_REACH_MM = 13.0
 
 _FACE_CACHE = 8  # prepared faces kept per camera (1.8 MB each at 9 px/mm)
+_FACE_PAD = 8  # transparent px around a prepared face, for its blur to spread into
 
 
 @dataclass(frozen=True)
@@ -397,16 +398,44 @@ class InShoeRenderer:
                      else deck)
         self.look = sample_look(np.random.default_rng(seed), geometry, self.effects)
         self._faces: OrderedDict[str, Image] = OrderedDict()
+        self._moved: OrderedDict[tuple[str, float], Image] = OrderedDict()
+        # the card's corners and its two index areas, in the face's mm
+        hw, hl = geometry.card_width_mm / 2, geometry.card_length_mm / 2
+        a0, a1 = -hw + INDEX_INSET_MM, -hw + INDEX_REACH_MM
+        b0, b1 = -hl, -hl + geometry.index_zone_mm
+        tl = [(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
+        pts = [(-hw, -hl), (hw, -hl), (hw, hl), (-hw, hl), *tl, *[(-a, -b) for a, b in tl]]
+        self._points_mm = np.array([[a, b, 1.0] for a, b in pts])
         x0, y0, x1, y1 = geometry.window_rect_px
         w, h = geometry.frame_px
         # where the light can reach: the window and the aperture rim's blur
         self._lit = (max(0, x0 - 3), max(0, y0 - 3), min(w, x1 + 3), min(h, y1 + 3))
 
     # -- per card ---------------------------------------------------------------------------
-    def face(self, code: str) -> Image:
-        """The face of ``code`` at 9 px/mm as BGRA, colour premultiplied by the
-        card's alpha and blurred by this shoe's lens (cached: the few latest)."""
+    def face(self, code: str, blur_px: float = 0.0) -> Image:
+        """The face of ``code`` at 9 px/mm as BGRA with ``_FACE_PAD`` transparent
+        px around it, colour premultiplied by the card's alpha, blurred by this
+        shoe's lens and by ``blur_px`` of motion along the card's length (in
+        steps of 0.25 px: the frame's y axis is the face's within the 4 degrees
+        a card turns).  Cached: the few latest."""
         code = parse_code(code)
+        step = round(blur_px * 4) / 4
+        moved = self._moved.get((code, step))
+        if moved is not None:
+            self._moved.move_to_end((code, step))
+            return moved
+        moved = self._face(code)
+        if step > 0:
+            moved = u8(cv2.filter2D(moved, -1, _motion_kernel(step),
+                                    borderType=cv2.BORDER_CONSTANT))
+            moved.setflags(write=False)
+        self._moved[(code, step)] = moved
+        if len(self._moved) > _FACE_CACHE:
+            self._moved.popitem(last=False)
+        return moved
+
+    def _face(self, code: str) -> Image:
+        """:meth:`face` before motion."""
         face = self._faces.get(code)
         if face is not None:
             self._faces.move_to_end(code)
@@ -421,9 +450,12 @@ class InShoeRenderer:
             mask = u8(cv2.resize(mask, size, interpolation=interp))
         alpha3 = cv2.merge([mask, mask, mask])
         pre = cv2.multiply(bgr, alpha3, scale=1 / 255.0)
-        face = u8(cv2.merge([*cv2.split(pre), mask]))
+        face = u8(cv2.copyMakeBorder(cv2.merge([*cv2.split(pre), mask]), _FACE_PAD, _FACE_PAD,
+                                     _FACE_PAD, _FACE_PAD, cv2.BORDER_CONSTANT,
+                                     value=(0, 0, 0, 0)))
         if self.look.focus >= 0.3:
-            face = u8(cv2.GaussianBlur(face, (0, 0), self.look.focus))
+            face = u8(cv2.GaussianBlur(face, (0, 0), self.look.focus,
+                                       borderType=cv2.BORDER_CONSTANT))
         face.setflags(write=False)
         self._faces[code] = face
         if len(self._faces) > _FACE_CACHE:
@@ -512,19 +544,6 @@ class InShoeRenderer:
         cy = y0 + (offset_mm - g.card_length_mm / 2) * ppm
         return np.array([[ppm * c, -ppm * s, cx], [ppm * s, ppm * c, cy], [0, 0, 1.0]])
 
-    def _to_frame(self, m: NDArray[np.float64], pts_mm: list[tuple[float, float]]) -> Points:
-        p = np.array([[x, y, 1.0] for x, y in pts_mm]) @ m.T
-        return f32(p[:, :2])
-
-    def _index_box_mm(self, corner: str) -> list[tuple[float, float]]:
-        """The index area at the face's top-left ("tl") or bottom-right ("br")."""
-        g = self.geometry
-        hw, hl = g.card_width_mm / 2, g.card_length_mm / 2
-        a0, a1 = -hw + INDEX_INSET_MM, -hw + INDEX_REACH_MM
-        b0, b1 = -hl, -hl + g.index_zone_mm
-        box = [(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
-        return box if corner == "tl" else [(-a, -b) for a, b in box]
-
     def _inside(self, pts: Points) -> bool:
         x0, y0, x1, y1 = self.geometry.window_rect_px
         return bool(np.all((pts[:, 0] >= x0) & (pts[:, 0] <= x1)
@@ -542,12 +561,12 @@ class InShoeRenderer:
         """The frame of ``plan``'s card at ``offset_mm``, moving at ``speed_mm_s``."""
         g, look = self.geometry, self.look
         m = self.card_matrix(plan, offset_mm)
-        hw, hl = g.card_width_mm / 2, g.card_length_mm / 2
-        corners = self._to_frame(m, [(-hw, -hl), (hw, -hl), (hw, hl), (-hw, hl)])
+        pts = f32((self._points_mm @ m.T)[:, :2])
+        corners = pts[:4]
         y0, y1 = g.window_rect_px[1], g.window_rect_px[3]
         in_view = bool(corners[:, 1].max() > y0 and corners[:, 1].min() < y1)
         blur = g.blur_px(speed_mm_s)
-        boxes = {c: self._inside(self._to_frame(m, self._index_box_mm(c))) for c in ("tl", "br")}
+        boxes = {"tl": self._inside(pts[4:8]), "br": self._inside(pts[8:12])}
         leading, trailing = ("tl", "br") if plan.lead == "top" else ("br", "tl")
         image = self._compose(plan.code, m, corners, blur) if in_view else look.empty.copy()
         return PassFrame(
@@ -568,11 +587,12 @@ class InShoeRenderer:
         )
 
     def _compose(self, code: str, m: NDArray[np.float64], corners: Points, blur: float) -> Image:
-        """The noiseless frame: the face warped into the part of the window it
-        covers (one warp), motion-blurred, laid over the roof, lit, glowed."""
+        """The noiseless frame: the (lens- and motion-blurred) face warped into
+        the part of the window it covers (one warp), laid over the roof, lit,
+        glowed."""
         look = self.look
-        face = self.face(code)
-        fh, fw = face.shape[:2]
+        face = self.face(code, blur)
+        fh, fw = (n - 2 * _FACE_PAD for n in face.shape[:2])
         g = self.geometry
         pad = math.ceil(blur) + 2
         lx0, ly0, lx1, ly1 = self._lit
@@ -583,16 +603,14 @@ class InShoeRenderer:
         image = look.empty.copy()
         if rx1 <= rx0 or ry1 <= ry0:
             return image
-        # face px (OpenCV's pixel-centre coordinates) -> face mm -> frame px -> the ROI's px
+        # padded face px (OpenCV's pixel-centre coordinates) -> face mm -> frame px -> the ROI's px
         to_mm = np.array([[g.card_width_mm / fw, 0, -g.card_width_mm / 2],
                           [0, g.card_length_mm / fh, -g.card_length_mm / 2], [0, 0, 1.0]])
-        half = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+        half = np.array([[1, 0, 0.5 - _FACE_PAD], [0, 1, 0.5 - _FACE_PAD], [0, 0, 1.0]])
         roi = np.array([[1, 0, -rx0 - 0.5], [0, 1, -ry0 - 0.5], [0, 0, 1.0]])
         full = roi @ m @ to_mm @ half
         card = cv2.warpAffine(face, full[:2], (rx1 - rx0, ry1 - ry0), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-        if blur >= 0.25:
-            card = cv2.filter2D(card, -1, _motion_kernel(round(blur, 2)))
         b, gr, r, a = cv2.split(card)
         inv = cv2.bitwise_not(a)
         roof = look.roof[ry0:ry1, rx0:rx1]

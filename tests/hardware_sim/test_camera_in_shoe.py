@@ -301,9 +301,47 @@ def test_sim_hw_chooses_the_camera_mode() -> None:
     add_arguments(parser)
     assert parser.parse_args([]).camera_mode == "overhead"
     assert parser.parse_args(["--camera-mode", "in_shoe"]).camera_mode == "in_shoe"
-    rig = SimRig({"Ann": 1}, camera_mode="in_shoe")
-    assert rig.camera.mode == "in_shoe"
     assert SimRig({"Ann": 1}).camera.mode == "overhead"
+
+
+def test_the_shoe_shows_each_card_s_pass_before_its_card_out() -> None:
+    """Through the rig's real serial port: when CARD_OUT arrives, the camera
+    under the window already has that card's pass to play."""
+    import asyncio
+
+    from firmware_bridge.drivers import Shoe
+    from firmware_bridge.host import CardOut, LinkUp
+    from hardware_sim.rig import SimRig
+
+    async def next_event(shoe: Shoe, kind: type) -> object:
+        while True:
+            event = await asyncio.wait_for(shoe.next_event(), 5.0)
+            if isinstance(event, kind):
+                return event
+
+    async def host(rig: SimRig) -> list[tuple[str, int]]:
+        seen = []
+        async with Shoe.open(rig.shoe_url) as shoe:
+            await next_event(shoe, LinkUp)
+            rig.start_dealer()
+            for _ in range(2):
+                await shoe.set_gate(False)
+                await next_event(shoe, CardOut)
+                await shoe.set_gate(True)
+                codes, shown = set(), 0
+                while rig.camera.grab() is not None and rig.camera.truth.code is not None:
+                    codes.add(rig.camera.truth.code)
+                    shown += rig.camera.truth.card_in_view
+                assert len(codes) == 1
+                seen.append((codes.pop(), shown))
+        return seen
+
+    with SimRig({"Ann": 1}, seed=3, camera_mode="in_shoe") as rig:
+        assert rig.camera.mode == "in_shoe"
+        seen = asyncio.run(host(rig))
+        assert [code for code, _ in seen] == [p.code for p in rig.world.on_table]
+        # 138.9 mm at 300-800 mm/s and 120 fps: 20.8 to 55.6 frames show the card
+        assert all(20 <= shown <= 57 for _, shown in seen)
 
 
 def montage(frames: list[np.ndarray], cols: int = 6) -> np.ndarray:
