@@ -3,7 +3,8 @@ sees while one card slides out face down over it (``docs/hardware.md``,
 "Where the camera is"; every number comes from :data:`vision.geometry.IN_SHOE`).
 
 A *pass* is the run of frames of one card: a few frames of the empty window,
-then the card's face entering at row 0 and moving down the frame (+y), leading
+then the card's face entering at the window's edge on the shoe's side (the
+top of the frame) and moving down the frame (+y), leading
 short edge first (so the leading index corner shows first, upside down, then
 the middle, then the trailing corner, upright), then the empty window again.
 Which end of the card leads, its speed (which may drift a little within the
@@ -12,7 +13,7 @@ field, two LED glare spots on the glass, the glass's dust and scratches, the
 lens's focus, the sensor's noise and the encoder's JPEG quality belong to the
 shoe and are drawn once per camera, so they stay put while cards move past.
 
-Made to be cheap at 20-60 frames a card: a face is prepared once per card at
+Made to be cheap at 20-60 frames a card: a face is prepared once per pass at
 the frame's 9 px/mm (alpha premultiplied, the lens's blur and the pass's
 motion blur along the slide, exposure x speed, applied), the shoe's layers once
 per camera, and each frame is one affine warp of the face into the part of the
