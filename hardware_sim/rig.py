@@ -98,6 +98,7 @@ class SimRig:
         port_kind: str = "pty",
         camera: Any = "builtin",
         camera_preset: str = "normal",
+        camera_mode: str = "overhead",
         motor: bool = False,
         link_dir: Path | None = None,
         opencv_threads: int | None = 1,
@@ -113,7 +114,7 @@ class SimRig:
         self.plan = FaultPlan(self.faults, random.Random(seed + 101), self.counters)
         self.port_kind = port_kind
         self.world = World(source=cards or PackSource(packs, seed))
-        self.camera = self._make_camera(camera, camera_preset, seed)
+        self.camera = self._make_camera(camera, camera_preset, seed, camera_mode)
         self.shoe = ShoeEmulator(self.world, self.clock, camera=self.camera, motor=motor)
         self.panels = PanelBus(self.clock, self.seats)
         self._own_dir = link_dir is None
@@ -140,14 +141,14 @@ class SimRig:
         return cls(seats, cards=ScriptedSource(cards, rest), **kwargs)
 
     @staticmethod
-    def _make_camera(camera: Any, preset: str, seed: int) -> Any:
+    def _make_camera(camera: Any, preset: str, seed: int, mode: str = "overhead") -> Any:
         if camera is None or camera is False:
             return None
         if not isinstance(camera, str):
             return camera  # an object with show()/grab()/inject()
         from hardware_sim.camera import SimCamera
 
-        return SimCamera(camera, preset=preset, seed=seed)
+        return SimCamera(camera, preset=preset, seed=seed, mode=mode)
 
     # -- life cycle --------------------------------------------------------------------
     def start(self) -> SimRig:
