@@ -67,6 +67,7 @@ class App:
             session.flush()
             self.rx_us += hal.ticks_diff(hal.ticks_us(), t0)
             self.rx_batches += 1
+        self.device.ticks_at_now = t
         self.device.tick(now)
         session.tick(now)
         session.flush()

@@ -54,6 +54,7 @@ class Shoe:
     def __init__(self, hal, cfg):
         self.hal = hal
         self.session = None  # set by the app; events go to session.record
+        self.ticks_at_now = hal.ticks_ms()  # set by the app before each tick
         self.travel_ms = cfg.get("gate_travel_ms", 80)
         self.capabilities = CAP_GATE | CAP_EXIT_SENSOR | CAP_LIGHTS
         if cfg.get("motor"):
@@ -177,11 +178,11 @@ class Shoe:
         guarded = self.locked and self.at_lock and not self.moving
         # the exit beam: edges with their own times (a pin IRQ on the Pico),
         # so a slow loop pass never merges two cards or misdates one
-        ticks = hal.ticks_ms()
+        ticks = self.ticks_at_now  # the ticks_ms reading that ``now`` stands for
         edges = hal.beam_edges()
         while edges:
             for broken, at in edges:
-                self._edge(broken, now - hal.ticks_diff(ticks, at), guarded)
+                self._edge(broken, now + hal.ticks_diff(at, ticks), guarded)
             edges = hal.beam_edges()
         if guarded and not switch and not self.forcing and not self.dispensing:
             self.forcing = True

@@ -245,7 +245,14 @@ def test_a_long_session_stays_small(
                 await shoe.set_lights(int(Light.READY) if i % 2 else int(Light.WAIT))
                 if i % 5 == 0:
                     fw.control("pull", n=2, ms=8, gap=4)
-            await asyncio.wait_for(reader, 30)
+            try:
+                await asyncio.wait_for(reader, 30)
+            except TimeoutError:
+                kinds = [type(e).__name__ for e in got if not isinstance(e, CardOut)]
+                raise AssertionError(
+                    f"{len(got)} events, besides card-outs {kinds}; "
+                    f"{fw.stats()} {fw.control('world')} {shoe.counters}"
+                ) from None
             cards = [e.event_no for e in got if isinstance(e, CardOut)]
             assert cards == list(range(1, 201))
 
