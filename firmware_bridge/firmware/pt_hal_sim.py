@@ -53,7 +53,7 @@ class SimHal:
         return self._seed & 0xFFFFFFFF
 
     def unique_id(self):
-        return b"SIM00000"
+        return "SIM{:05d}".format(self.cfg.get("address", 0)).encode()
 
     def idle(self):
         pass
@@ -165,6 +165,9 @@ class SimHal:
             if p[0] == code and time.ticks_diff(now, p[1]) >= 0 and time.ticks_diff(p[2], now) > 0:
                 return True
         return False
+
+    def address_switch(self):
+        return self.cfg.get("dip", 0)
 
     def panel_lamps(self, mask, now):
         self.lamps(mask, now)

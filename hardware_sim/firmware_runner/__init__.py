@@ -96,12 +96,15 @@ def node_binary() -> str:
 
 
 class MicroPythonDevice:
-    """One firmware instance (a shoe or a panel) behind one pty."""
+    """One shoe, or several panels sharing one bus, behind one pty (one interpreter)."""
 
     def __init__(
-        self, config: dict[str, Any], name: str = "shoe", link_dir: Path | None = None
+        self,
+        config: dict[str, Any] | list[dict[str, Any]],
+        name: str = "shoe",
+        link_dir: Path | None = None,
     ) -> None:
-        self.config = dict(config)
+        self.configs = [dict(c) for c in config] if isinstance(config, list) else [dict(config)]
         self.name = name
         self.link_dir = link_dir
         self.log: deque[str] = deque(maxlen=200)  # the firmware's print output
@@ -124,6 +127,19 @@ class MicroPythonDevice:
         cfg: dict[str, Any] = {"kind": "shoe", "unique_id": "SHOE0001"}
         cfg.update(config)
         return cls(cfg, "shoe", link_dir)
+
+    @classmethod
+    def bus(
+        cls, seats: list[int], dealer: bool = True, link_dir: Path | None = None
+    ) -> MicroPythonDevice:
+        """Panels on one RS-485 bus: seat panels at ``seats``' addresses, the dealer's
+        at 15; control requests take ``dev=`` their index in that order."""
+        cfgs: list[dict[str, Any]] = [
+            {"kind": "seat", "address": n, "unique_id": f"SEAT{n:04d}"} for n in seats
+        ]
+        if dealer:
+            cfgs.append({"kind": "dealer", "address": 15, "unique_id": "DEALER01"})
+        return cls(cfgs, "panels", link_dir)
 
     # -- lifecycle ----------------------------------------------------------
     def start(self) -> MicroPythonDevice:
@@ -160,12 +176,13 @@ class MicroPythonDevice:
     # -- the world's hand ---------------------------------------------------
     def control(self, op: str, **args: Any) -> dict[str, Any]:
         """Send one request to the simulated HAL (``pull``, ``push_gate``, ``jam``,
-        ``load``, ``press``, ``world``) or ``stats`` (the firmware's counters)."""
+        ``load``, ``press``, ``world``) or ``stats`` (the firmware's counters);
+        ``dev=i`` picks the i-th panel on a bus."""
         reply: dict[str, Any] = self._call(self._control({"op": op, **args}))
         return reply
 
-    def stats(self) -> dict[str, Any]:
-        return self.control("stats")
+    def stats(self, dev: int = 0) -> dict[str, Any]:
+        return self.control("stats", dev=dev)
 
     def unplug(self) -> None:
         """Pull the USB cable; the board keeps running (powered from its 5 V rail)."""
@@ -193,13 +210,17 @@ class MicroPythonDevice:
 
     async def _boot(self) -> None:
         self.boots += 1
-        cfg = dict(self.config)
-        cfg.setdefault("boot_seed", int.from_bytes(os.urandom(4), "little") or 1)
-        if self.boots > 1 and "boot_seed" in self.config:
-            cfg["boot_seed"] = (self.config["boot_seed"] + self.boots - 1) & 0xFFFFFFFF or 1
+        cfgs = []
+        for config in self.configs:
+            cfg = dict(config)
+            cfg.setdefault("boot_seed", int.from_bytes(os.urandom(4), "little") or 1)
+            if self.boots > 1 and "boot_seed" in config:
+                cfg["boot_seed"] = (config["boot_seed"] + self.boots - 1) & 0xFFFFFFFF or 1
+            cfgs.append(cfg)
         self._ready = Future()
         self._proc = await asyncio.create_subprocess_exec(
-            self._node, str(RUNNER), str(self._module), str(firmware_dir()), json.dumps(cfg),
+            self._node, str(RUNNER), str(self._module), str(firmware_dir()),
+            json.dumps(cfgs if len(cfgs) > 1 else cfgs[0]),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             limit=1 << 20,
         )  # fmt: skip

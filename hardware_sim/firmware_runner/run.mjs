@@ -41,15 +41,20 @@ try {
 import sys, json, binascii
 sys.path.insert(0, "/fw")
 import pt_hal_sim, pt_app
-_cfg = json.loads(CONFIG_JSON)
-_hal = pt_hal_sim.SimHal(_cfg)
-_app = pt_app.App(_hal, _cfg)
+_cfgs = json.loads(CONFIG_JSON)
+if isinstance(_cfgs, dict):
+    _cfgs = [_cfgs]  # one device; a list is several panels on one bus
+_hals = [pt_hal_sim.SimHal(c) for c in _cfgs]
+_apps = [pt_app.App(h, c) for h, c in zip(_hals, _cfgs)]
 
 def _step(hexin):
-    if hexin:
-        _hal.feed(binascii.unhexlify(hexin))
-    _app.poll()
-    tx = _hal.take_tx()
+    data = binascii.unhexlify(hexin) if hexin else b""
+    tx = b""
+    for hal, app in zip(_hals, _apps):
+        if data:
+            hal.feed(data)
+        app.poll()
+        tx += hal.take_tx()  # whole frames: each uart_write is one frame
     return binascii.hexlify(tx).decode() if tx else ""
 
 def _bench(n):
@@ -81,11 +86,12 @@ def _bench(n):
 
 def _control(text):
     req = json.loads(text)
+    i = req.pop("dev", 0)
     if req.get("op") == "stats":
-        return json.dumps(_app.stats())
+        return json.dumps(_apps[i].stats())
     if req.get("op") == "bench":
         return json.dumps(_bench(req.get("n", 1000)))
-    return json.dumps(_hal.control(req))
+    return json.dumps(_hals[i].control(req))
 `);
 } catch (err) {
   out("E " + String(err).replace(/\n/g, " | "));

@@ -21,8 +21,9 @@ from typing import TypeVar
 
 import pytest
 
-from firmware_bridge.drivers import CommandError, Shoe
+from firmware_bridge.drivers import CommandError, PanelBus, SeatPanel, Shoe
 from firmware_bridge.host import (
+    ButtonPressed,
     CardOut,
     GateForced,
     HostEvent,
@@ -60,7 +61,7 @@ def fw(tmp_path: Path) -> Iterator[MicroPythonDevice]:
         dev.close()
 
 
-async def next_of(shoe: Shoe, kind: type, timeout: float = 5.0) -> HostEvent:
+async def next_of(shoe: Shoe | SeatPanel, kind: type, timeout: float = 5.0) -> HostEvent:
     end = time.monotonic() + timeout
     while True:
         event = await asyncio.wait_for(shoe.next_event(), end - time.monotonic())
@@ -268,3 +269,43 @@ def test_a_long_session_stays_small(
         )
     assert stats["mem_alloc"] < 64 * 1024
     assert stats["crc_errors"] == 0 and bench["crc_errors"] == 0
+
+
+def test_firmware_panels_on_the_bus_take_lights_text_and_report_presses(tmp_path: Path) -> None:
+    """Seats 1 and 3 and the dealer panel, one interpreter, one bus pty, polled by
+    the real ``PanelBus``. Identities and capabilities from docs/protocol.md
+    section 7 (a seat has buttons 1-7, the dealer 7 and 12-15, both TEXT and
+    LIGHTS); the text is cut as section 7 says (16 per line, no third line)."""
+    seat_caps = 0b111_1111 | Capability.TEXT | Capability.LIGHTS
+    dealer_caps = (1 << 6) | (0b1111 << 11) | Capability.TEXT | Capability.LIGHTS
+
+    async def main(dev: MicroPythonDevice) -> None:
+        async with PanelBus.open(dev.url, seats=[1, 3]) as bus:
+            for panel, kind, seat, caps in (
+                (bus.seat(1), 2, 1, seat_caps),
+                (bus.seat(3), 2, 3, seat_caps),
+                (bus.dealer, 3, 0, dealer_caps),
+            ):
+                assert panel is not None
+                up = await next_of(panel, LinkUp)
+                assert isinstance(up, LinkUp) and up.info is not None
+                assert (up.info.kind, up.info.seat, up.info.capabilities) == (kind, seat, caps)
+            seat3 = bus.seat(3)
+            await seat3.set_lights(int(Light.READY) | 0b101)
+            await seat3.set_text("Total 15 and more\nStake 10\nhid")
+            world = dev.control("world", dev=1)
+            assert world["lights"] == int(Light.READY) | 0b101
+            assert world["text"] == ["Total 15 and mor", "Stake 10"]
+            assert dev.control("world", dev=0)["text"] == ["", ""]  # seat 1 untouched
+            dev.control("press", dev=1, code=3)
+            press = await next_of(seat3, ButtonPressed)
+            assert isinstance(press, ButtonPressed) and (press.button, press.event_no) == (3, 1)
+            dev.control("press", dev=2, code=12)
+            assert bus.dealer is not None
+            press = await next_of(bus.dealer, ButtonPressed)
+            assert isinstance(press, ButtonPressed) and (press.button, press.event_no) == (12, 1)
+            assert dev.stats(1)["crc_errors"] == 0
+
+    with MicroPythonDevice.bus([1, 3], link_dir=tmp_path) as dev:
+        run(main(dev))
+        assert dev.error is None
