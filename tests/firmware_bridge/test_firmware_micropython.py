@@ -26,6 +26,7 @@ from firmware_bridge.host import (
     ButtonPressed,
     CardOut,
     GateForced,
+    GateJammed,
     HostEvent,
     LinkDown,
     LinkUp,
@@ -309,3 +310,52 @@ def test_firmware_panels_on_the_bus_take_lights_text_and_report_presses(tmp_path
     with MicroPythonDevice.bus([1, 3], link_dir=tmp_path) as dev:
         run(main(dev))
         assert dev.error is None
+
+
+def test_a_jammed_gate_answers_jammed_once_reported_and_clears_when_freed(tmp_path: Path) -> None:
+    """Section 11.4: a gate that cannot reach its position in 300 ms gets
+    RESULT(JAMMED), one GATE_JAMMED however often it is retried, status
+    JAMMED; once freed, the next SET_GATE succeeds and JAMMED clears. With a
+    motor (11.2): DISPENSE answers OK, then the card's CARD_OUT follows."""
+
+    async def main(dev: MicroPythonDevice) -> None:
+        async with Shoe.open(dev.url) as shoe:
+            await next_of(shoe, LinkUp)
+            dev.control("jam", on=True)
+            for _ in range(2):
+                with pytest.raises(CommandError):
+                    await shoe.set_gate(False)
+            assert dev.stats()["status"] & 0x04  # JAMMED
+            jam = await next_of(shoe, GateJammed)
+            assert isinstance(jam, GateJammed) and jam.event_no == 1
+            dev.control("jam", on=False)
+            await shoe.set_gate(False)
+            assert not dev.stats()["status"] & 0x04
+            assert dev.stats()["last_event_no"] == 1  # still the one GATE_JAMMED
+            await shoe.dispense()
+            card = await next_of(shoe, CardOut)
+            assert isinstance(card, CardOut) and card.event_no == 2
+            assert dev.control("world")["motor"] is False  # stopped at the trailing edge
+
+    with MicroPythonDevice.shoe(tmp_path, motor=True) as dev:
+        run(main(dev))
+
+
+def test_silence_puts_the_firmware_in_fail_safe(fw: MicroPythonDevice) -> None:
+    """Section 9: 2 s without a frame: gate locked, OFFLINE shown, no session."""
+
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            await shoe.set_lights(int(Light.READY))
+        assert fw.control("world")["gate_locked"] is False
+        t0 = time.monotonic()
+        while not fw.stats()["fail_safe"]:
+            assert time.monotonic() - t0 < 5, "no fail-safe after 5 s of silence"
+            await asyncio.sleep(0.05)
+        world = fw.control("world")
+        assert world["gate_locked"] is True and world["lights"] == int(Light.OFFLINE)
+        assert fw.stats()["session"] is False
+
+    run(main())
