@@ -31,7 +31,7 @@ const mp = await loadMicroPython({
 
 mp.FS.mkdir("/fw");
 for (const name of fs.readdirSync(fwDir)) {
-  if (name.endsWith(".py") && name !== "main.py" && !name.startsWith("pt_hal_pico")) {
+  if (name.endsWith(".py")) {
     mp.FS.writeFile("/fw/" + name, fs.readFileSync(path.join(fwDir, name)));
   }
 }
@@ -84,9 +84,24 @@ def _bench(n):
     out["crc_errors"] = app.session.decoder.crc_errors
     return out
 
+def _compile_all():
+    # every firmware file, the Pico-only ones too, through the real compiler
+    import os
+    errors = {}
+    for name in sorted(os.listdir("/fw")):
+        if name.endswith(".py"):
+            try:
+                with open("/fw/" + name) as f:
+                    compile(f.read(), name, "exec")
+            except SyntaxError as exc:
+                errors[name] = str(exc)
+    return {"files": sorted(n for n in os.listdir("/fw") if n.endswith(".py")), "errors": errors}
+
 def _control(text):
     req = json.loads(text)
     i = req.pop("dev", 0)
+    if req.get("op") == "compile":
+        return json.dumps(_compile_all())
     if req.get("op") == "stats":
         return json.dumps(_apps[i].stats())
     if req.get("op") == "bench":

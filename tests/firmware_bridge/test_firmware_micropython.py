@@ -359,3 +359,11 @@ def test_silence_puts_the_firmware_in_fail_safe(fw: MicroPythonDevice) -> None:
         assert fw.stats()["session"] is False
 
     run(main())
+
+
+def test_every_firmware_file_compiles_under_micropython(fw: MicroPythonDevice) -> None:
+    """The Pico-only files (main.py, pt_hal_pico.py) cannot run here (no ``machine``
+    pins), but MicroPython's own compiler must accept them."""
+    got = fw.control("compile")
+    assert "main.py" in got["files"] and "pt_hal_pico.py" in got["files"]
+    assert got["errors"] == {}
