@@ -295,3 +295,13 @@ def start_micropython_shoe(
     """
     dev = MicroPythonDevice.shoe(tmp_path, **config).start()
     return dev.url, dev
+
+
+def start_micropython_bus(
+    tmp_path: Path | None = None, seats: list[int] | None = None, dealer: bool = True
+) -> tuple[str, MicroPythonDevice]:
+    """Started firmware panels on one bus: ``(url, device)``, for ``PanelBus.open``
+    or ``pontoon-table conformance bus``; ``device.control(..., dev=i)`` reaches
+    the i-th panel (seats in order, then the dealer's)."""
+    dev = MicroPythonDevice.bus(seats if seats is not None else [1, 2], dealer, tmp_path).start()
+    return dev.url, dev

@@ -12,7 +12,7 @@
 //        "P <text>"  the firmware's own print output (diagnostics)
 //        "E <text>"  a fatal error; the process then exits
 // The clock is real time (MicroPython's time.ticks_ms); Node calls the main
-// loop's poll() every millisecond and at once whenever bytes arrive.
+// loop's poll() every 2 ms and at once whenever bytes arrive.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -146,4 +146,6 @@ lines.on("line", (line) => {
 });
 lines.on("close", () => process.exit(0));
 out("P ready");
-setInterval(run, 1);
+// 2 ms: bytes from the host run the loop at once; the beam carries its own
+// timestamps; timers (retransmission, gate travel) need no finer grain
+setInterval(run, 2);
