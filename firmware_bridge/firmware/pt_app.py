@@ -42,9 +42,9 @@ class App:
             address = device.address
             bus = True
         self.device = device
-        self.session = Session(
-            hal, device, address, bus, _unique_id(cfg, hal), cfg.get("hw_rev", 1)
-        )
+        minor = 1 if kind == "shoe" and cfg.get("protocol_minor", 0) >= 1 else 0
+        uid = _unique_id(cfg, hal)
+        self.session = Session(hal, device, address, bus, uid, cfg.get("hw_rev", 1), minor)
         device.session = self.session
         self._t0 = hal.ticks_ms()
         self._last = self._t0

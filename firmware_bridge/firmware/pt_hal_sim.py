@@ -32,6 +32,7 @@ class SimHal:
         self.gate_locks = 0
         # the world
         self.cards = cfg.get("cards", 52)
+        self.lid = True
         self.jam = False
         self._jam_switch = True
         self.pushed_until = -1
@@ -128,6 +129,9 @@ class SimHal:
     def card_present(self):
         return self.cards > 0
 
+    def lid_closed(self):
+        return self.lid
+
     def motor(self, on):
         if on and not self.motor_on:
             self.motor_at = self._now()
@@ -196,6 +200,9 @@ class SimHal:
             return {}
         if op == "load":
             self.cards = req.get("cards", 52)
+            return {}
+        if op == "lid":
+            self.lid = bool(req.get("closed", True))
             return {}
         if op == "press":
             self.presses = [p for p in self.presses if time.ticks_diff(p[2], now) > 0]

@@ -21,7 +21,6 @@ except ImportError:
 from pt_framing import FLAG_FROM_DEVICE, FLAG_SEQ, VERSION, Decoder, encode_frame
 from pt_link import Link
 
-MINOR = const(0)
 FW_VERSION = (1, 0, 0)
 
 HELLO = const(0x01)
@@ -59,8 +58,9 @@ def _u32(body, at):
 
 
 class Session:
-    def __init__(self, hal, device, address, bus, unique_id, hw_rev=1):
+    def __init__(self, hal, device, address, bus, unique_id, hw_rev=1, minor=0):
         self.hal = hal
+        self.minor = minor  # 1 only when the config enables protocol 1.1
         self.device = device
         self.address = address
         self.bus = bus
@@ -199,7 +199,7 @@ class Session:
         body = struct.pack(
             "<BBBBBBBB8sIIIH",
             VERSION,
-            MINOR,
+            self.minor,
             dev.kind,
             dev.seat,
             FW_VERSION[0],

@@ -26,11 +26,14 @@ except ImportError:
 from pt_session import CAP_GATE, CAP_LIGHTS, CAP_MOTOR, DISPENSE, OK, SET_GATE, SET_LIGHTS
 
 CAP_EXIT_SENSOR = const(1 << 19)
+CAP_PACK_SWITCH = const(1 << 21)  # protocol 1.1
+CAP_AUTO_RELOCK = const(1 << 22)  # protocol 1.1
 
 CARD_OUT = const(1)
 GATE_FORCED = const(3)
 GATE_JAMMED = const(4)
 SHOE_EMPTY = const(5)
+PACK_LOADED = const(6)  # protocol 1.1
 
 JAMMED = const(5)
 EMPTY = const(6)
@@ -59,6 +62,15 @@ class Shoe:
         self.capabilities = CAP_GATE | CAP_EXIT_SENSOR | CAP_LIGHTS
         if cfg.get("motor"):
             self.capabilities |= CAP_MOTOR
+        # protocol 1.1 (section 12), only when the config asks for it
+        v11 = cfg.get("protocol_minor", 0) >= 1
+        self.pack_switch = v11 and cfg.get("pack_switch", False)
+        self.auto_relock = v11 and cfg.get("auto_relock", False)
+        if self.pack_switch:
+            self.capabilities |= CAP_PACK_SWITCH
+        if self.auto_relock:
+            self.capabilities |= CAP_AUTO_RELOCK
+        self.lid = hal.lid_closed()
         self.lights = OFFLINE
         # the gate
         self.locked = True  # commanded
@@ -112,6 +124,10 @@ class Shoe:
             settled = not self.moving and not self.jammed
             if locked == self.locked and settled and (self.at_lock or not locked):
                 return OK, b""  # already there: nothing moves
+            if locked and self.locked and self.moving:
+                self.result_due = True  # on its way (1.1 AUTO_RELOCK): wait for it
+                self.result = None
+                return None
             self._start_gate(locked, now)  # a jammed gate is tried again (11.4)
             self.result_due = True
             self.result = None
@@ -189,6 +205,13 @@ class Shoe:
             self.record(GATE_FORCED, now)
         if guarded and switch and self.forcing and not self.beam:
             self.forcing = False  # seen locked again: a new forcing may begin
+        if self.pack_switch:
+            lid = hal.lid_closed()
+            if lid != self.lid:
+                self.lid = lid
+                if lid and hal.card_present():
+                    self.empty = False
+                    self.record(PACK_LOADED, now)  # 1.1: the lid closed on a pack
         if self.empty and not self.beam and hal.card_present():
             self.empty = False  # cards at the gate again: no event in 1.0
         if self.dispensing and now - self.dispense_at >= DISPENSE_LIMIT_MS:
@@ -204,6 +227,10 @@ class Shoe:
             if guarded and not self.forcing and not self.dispensing:
                 self.forcing = True
                 self.record(GATE_FORCED, t)
+            elif self.auto_relock and not self.locked:
+                # 1.1 AUTO_RELOCK: the finger drops onto the passing card and
+                # behind it, so a second card can leave only by force
+                self._start_gate(True, t)
         elif self.beam and not broken:
             self.beam = False
             if t - self.beam_at >= MIN_BREAK_MS:

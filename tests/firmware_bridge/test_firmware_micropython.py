@@ -31,6 +31,7 @@ from firmware_bridge.host import (
     LinkDown,
     LinkUp,
     ShoeEmpty,
+    UnknownEvent,
 )
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
@@ -367,3 +368,38 @@ def test_every_firmware_file_compiles_under_micropython(fw: MicroPythonDevice) -
     got = fw.control("compile")
     assert "main.py" in got["files"] and "pt_hal_pico.py" in got["files"]
     assert got["errors"] == {}
+
+
+def test_protocol_1_1_when_configured_auto_relock_and_pack_loaded(tmp_path: Path) -> None:
+    """Section 12, opt-in by config: HELLO_REPLY says 1.1 with PACK_SWITCH and
+    AUTO_RELOCK; a card leaving an unlocked gate locks it without a command,
+    so the next card is forced (GATE_FORCED, CARD_OUT); closing the lid on a
+    pack records PACK_LOADED (kind 6), which this 1.0 host delivers as an
+    unknown kind, in sequence (section 3)."""
+
+    async def main(dev: MicroPythonDevice) -> None:
+        async with Shoe.open(dev.url) as shoe:
+            up = await next_of(shoe, LinkUp)
+            assert isinstance(up, LinkUp) and up.info is not None
+            assert up.info.protocol == (1, 1)
+            assert up.info.capabilities & (1 << 21) and up.info.capabilities & (1 << 22)
+            await shoe.set_gate(False)
+            dev.control("pull", n=1, ms=15)
+            card = await next_of(shoe, CardOut)
+            assert isinstance(card, CardOut) and card.event_no == 1
+            await wait_world(dev, "gate_locked", True)
+            await shoe.set_gate(True)  # the host's relock changes nothing
+            await asyncio.sleep(0.1)
+            dev.control("pull", n=1, ms=15)
+            seen = await collect(shoe, 1)
+            kinds = [(type(e), e.event_no) for e in seen if isinstance(e, GateForced | CardOut)]
+            assert kinds == [(GateForced, 2), (CardOut, 3)]
+            dev.control("lid", closed=False)
+            await asyncio.sleep(0.05)
+            dev.control("lid", closed=True)
+            loaded = await next_of(shoe, UnknownEvent)
+            assert isinstance(loaded, UnknownEvent) and (loaded.kind, loaded.event_no) == (6, 4)
+
+    cfg = {"protocol_minor": 1, "pack_switch": True, "auto_relock": True}
+    with MicroPythonDevice.shoe(tmp_path, **cfg) as dev:
+        run(main(dev))
