@@ -29,8 +29,9 @@ command -v node >/dev/null && command -v npm >/dev/null || {
     fi
 }
 mpy=@micropython/micropython-webassembly-pyscript
-[ -f ".cache/mpy/node_modules/$mpy/micropython.mjs" ] ||
+if [ ! -f ".cache/mpy/node_modules/$mpy/micropython.mjs" ] && command -v npm >/dev/null; then
     npm install --silent --no-audit --no-fund --prefix .cache/mpy "$mpy@1.27.0"
+fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
