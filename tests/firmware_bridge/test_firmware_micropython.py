@@ -37,12 +37,17 @@ from firmware_bridge.host import (
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
     Capability,
+    Frame,
     FrameDecoder,
     Header,
     Hello,
     HelloReply,
     Light,
     MsgType,
+    Ping,
+    Result,
+    ResultCode,
+    SyncEvents,
     encode_frame,
 )
 from hardware_sim.firmware_runner import MicroPythonDevice, start_micropython_shoe
@@ -436,3 +441,113 @@ def test_events_beyond_the_log_are_reported_lost_not_silently_skipped(
             assert cards == list(range(15, 143))
 
     run(main())
+
+
+class RawHost:
+    """A bare host on the firmware's pty: the reference codec (firmware_bridge.wire),
+    no session logic, so each clause can be poked on its own."""
+
+    def __init__(self, url: str) -> None:
+        import termios
+        import tty
+
+        self.fd = os.open(url, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.fd, termios.TCSANOW)
+        self.decoder = FrameDecoder()
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def send(self, mtype: int, body: bytes = b"", *, seq: int = 0, ack: int = 0, flags: int = 0,
+             version: int = 1) -> None:  # fmt: skip
+        os.write(self.fd, encode_frame(Header(0, mtype, seq, ack, flags, version), body))
+
+    def frames(self, timeout: float = 0.15) -> list[Frame]:
+        got = _read_frames(self.fd, self.decoder, timeout)
+        assert not any(isinstance(f, Exception) for f in got), got
+        return [f for f in got if isinstance(f, Frame)]
+
+    def first(self, timeout: float = 2.0) -> Frame:
+        """The next frame, as soon as it comes (the device may send more later)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, end - time.monotonic()))
+            if ready:
+                for f in self.decoder.feed(os.read(self.fd, 1)):
+                    assert isinstance(f, Frame), f
+                    return f
+        raise AssertionError("no frame")
+
+    def hello(self, nonce: int) -> HelloReply:
+        self.send(MsgType.HELLO, Hello(1, 0, nonce).encode())
+        (reply,) = self.frames()
+        return HelloReply.decode(reply.body)
+
+
+def test_raw_protocol_clauses(fw: MicroPythonDevice) -> None:
+    """Clauses checked frame by frame, the expected answers read off
+    docs/protocol.md (sections cited inline)."""
+    host = RawHost(fw.url)
+    try:
+        # §4: no session yet: anything but HELLO gets NO_SESSION, seq 0 ack 0
+        host.send(MsgType.PING, Ping(1).encode())
+        (f,) = host.frames()
+        assert (f.header.type, f.header.seq, f.header.ack) == (MsgType.NO_SESSION, 0, 0)
+        # §4: a HELLO of major 2 is answered with 1.0 and starts nothing
+        host.send(MsgType.HELLO, Hello(2, 0, 5).encode(), version=2)
+        (f,) = host.frames()
+        reply = HelloReply.decode(f.body)
+        assert (f.header.version, reply.major, reply.minor, reply.nonce) == (1, 1, 0, 5)
+        assert fw.stats()["session"] is False
+        # §2: another major version on any other frame is dropped, unanswered
+        host.send(MsgType.PING, Ping(2).encode(), version=2)
+        assert host.frames() == []
+        # §2: a frame carrying the device's own direction (an echo) is dropped
+        host.send(MsgType.PING, Ping(3).encode(), flags=FLAG_FROM_DEVICE)
+        assert host.frames() == []
+        reply = host.hello(0x1234)
+        boot = reply.boot_id
+        # §3: result codes in their order of precedence
+        cases = [
+            (MsgType.SET_TEXT, b"x" * 40, ResultCode.BAD_LENGTH),  # length before support
+            (MsgType.SET_TEXT, b"\x01", ResultCode.BAD_VALUE),
+            (MsgType.SET_TEXT, b"hello", ResultCode.NOT_SUPPORTED),
+            (MsgType.SET_GATE, b"\x02", ResultCode.BAD_VALUE),
+            (MsgType.SET_LIGHTS, b"\x00\x00", ResultCode.BAD_LENGTH),
+            (0x1F, b"", ResultCode.UNKNOWN_TYPE),  # an unknown sequenced type
+        ]
+        for seq, (mtype, body, code) in enumerate(cases):
+            host.send(mtype, body, seq=seq, ack=seq, flags=1)
+            f = host.first()
+            host.send(MsgType.ACK, ack=seq + 1)  # before the device's 50 ms timer
+            result = Result.decode(f.body)
+            assert (f.header.seq, f.header.ack) == (seq, seq + 1)
+            assert (result.ref_seq, result.command, result.code) == (seq, mtype, code)
+        host.frames(0.2)  # anything resent in spite of the acks
+        n = len(cases)
+        # §5.1: a duplicate is not applied again, only acknowledged
+        host.send(MsgType.SET_GATE, b"\x02", seq=n - 1, ack=n, flags=1)
+        (f,) = host.frames()
+        assert (f.header.type, f.header.ack) == (MsgType.ACK, n)
+        # §5.1: a frame two ahead of expected is dropped (this device holds none back)
+        host.send(MsgType.SET_LIGHTS, b"\x00\x00\x00\x01", seq=n + 2, ack=n, flags=1)
+        (f,) = host.frames()
+        assert (f.header.type, f.header.ack) == (MsgType.ACK, n)
+        # §5.3: SYNC_EVENTS with an unknown boot_id: RESULT(OK, oldest 1, last 0)
+        sent = fw.stats()["retransmissions"]
+        host.send(MsgType.SYNC_EVENTS, SyncEvents(boot ^ 1, 99).encode(), seq=n, ack=n, flags=1)
+        f = host.first()
+        result = Result.decode(f.body)
+        assert (result.code, result.data) == (ResultCode.OK, bytes([1, 0, 0, 0, 0, 0, 0, 0]))
+        # §5.2: left unacknowledged, the RESULT comes again with its own seq
+        again = [host.first(), host.first()]
+        assert [g.header.seq for g in again] == [f.header.seq] * 2
+        assert [g.body for g in again] == [f.body] * 2
+        assert fw.stats()["retransmissions"] >= sent + 2
+        host.send(MsgType.ACK, ack=f.header.seq + 1)
+        host.frames(0.2)
+        # §4: HELLO with the current nonce is a retransmission: same session
+        assert host.hello(0x1234).boot_id == boot
+        assert fw.stats()["session"] is True
+    finally:
+        host.close()
