@@ -170,19 +170,17 @@ class Session:
                 self.commands.append((f[3], mtype, bytes(f[6:])))
                 self._run_commands()
             self._reply = ACK
-        elif mtype == PING:
-            if len(f) - 6 != 2:
-                self.unknown += 1
-                return
+        elif mtype == PING and len(f) - 6 == 2:
             self._reply = PONG
             self._token = f[6] | f[7] << 8
             if not self.bus:
                 self._send_pong()
-        elif mtype == ACK:
-            self._reply = ACK
         else:
-            self.unknown += 1
-            return
+            # ACK, or a PING of the wrong size, or an unknown unsequenced
+            # type (dropped and counted); on the bus still one reply (section 8)
+            if mtype != ACK:
+                self.unknown += 1
+            self._reply = ACK
         if self.bus:
             self._bus_reply()
 
