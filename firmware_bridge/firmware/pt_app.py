@@ -98,6 +98,7 @@ class App:
             "session": s.active,
             "fail_safe": s.fail_safe,
             "status": self.device.status(),
+            "forcing": getattr(self.device, "forcing", False),
             "uptime_ms": self.now,
         }
 

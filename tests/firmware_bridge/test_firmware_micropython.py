@@ -98,6 +98,13 @@ async def wait_world(dev: MicroPythonDevice, key: str, value: object, timeout: f
         await asyncio.sleep(0.01)
 
 
+async def wait_stats(dev: MicroPythonDevice, key: str, value: object, timeout: float = 3.0) -> None:
+    end = time.monotonic() + timeout
+    while dev.stats()[key] != value:
+        assert time.monotonic() < end, f"{key} never became {value!r}: {dev.stats()}"
+        await asyncio.sleep(0.01)
+
+
 def test_the_firmware_shoe_identifies_itself_and_obeys_the_host(fw: MicroPythonDevice) -> None:
     async def main() -> None:
         async with Shoe.open(fw.url) as shoe:
@@ -145,7 +152,7 @@ def test_card_outs_arrive_in_order_forced_pulls_and_the_last_card(fw: MicroPytho
             seen = await collect(shoe, 1)
             kinds = [(type(e), e.event_no) for e in seen if isinstance(e, GateForced | CardOut)]
             assert kinds == [(GateForced, 21), (CardOut, 22)]
-            await asyncio.sleep(0.2)  # the finger drops back: the forcing is over
+            await wait_stats(fw, "forcing", False)  # the finger dropped back
             await shoe.set_gate(False)
             fw.control("pull", n=2, ms=12, gap=8)
             seen = await collect(shoe, 1, ShoeEmpty)
@@ -167,7 +174,8 @@ def test_unplug_replug_resyncs_and_a_reboot_is_reported(fw: MicroPythonDevice) -
             fw.unplug()
             await next_of(shoe, LinkDown)
             fw.control("pull", n=3, ms=12, gap=8)  # drawn while the cable is out
-            await asyncio.sleep(0.3)
+            await wait_world(fw, "pulls_left", 0)
+            await wait_stats(fw, "last_event_no", 5)
             fw.replug()
             seen = await collect(shoe, 3)
             ups = [e for e in seen if isinstance(e, LinkUp)]
@@ -396,14 +404,13 @@ def test_protocol_1_1_when_configured_auto_relock_and_pack_loaded(tmp_path: Path
             card = await next_of(shoe, CardOut)
             assert isinstance(card, CardOut) and card.event_no == 1
             await wait_world(dev, "gate_locked", True)
-            await shoe.set_gate(True)  # the host's relock changes nothing
-            await asyncio.sleep(0.1)
+            await shoe.set_gate(True)  # the host's relock changes nothing; returns at lock
             dev.control("pull", n=1, ms=15)
             seen = await collect(shoe, 1)
             kinds = [(type(e), e.event_no) for e in seen if isinstance(e, GateForced | CardOut)]
             assert kinds == [(GateForced, 2), (CardOut, 3)]
             dev.control("lid", closed=False)
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # the dealer holds the lid open a moment
             dev.control("lid", closed=True)
             loaded = await next_of(shoe, UnknownEvent)
             assert isinstance(loaded, UnknownEvent) and (loaded.kind, loaded.event_no) == (6, 4)
@@ -551,3 +558,21 @@ def test_raw_protocol_clauses(fw: MicroPythonDevice) -> None:
         assert fw.stats()["session"] is True
     finally:
         host.close()
+
+
+def test_a_gate_pushed_open_by_hand_is_one_forcing_each_time(fw: MicroPythonDevice) -> None:
+    """Section 11.2: the locked gate pushed open, no card: GATE_FORCED alone; a
+    second push, after the gate was seen locked again, is a second forcing."""
+
+    async def main() -> None:
+        async with Shoe.open(fw.url) as shoe:
+            await next_of(shoe, LinkUp)
+            await shoe.set_gate(True)
+            for expected_no in (1, 2):
+                fw.control("push_gate", ms=100)
+                forced = await next_of(shoe, GateForced)
+                assert isinstance(forced, GateForced) and forced.event_no == expected_no
+                await wait_stats(fw, "forcing", False)  # the gate seen locked again
+            assert fw.stats()["last_event_no"] == 2  # no CARD_OUT: no card left
+
+    run(main())
