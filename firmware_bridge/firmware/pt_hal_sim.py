@@ -218,6 +218,7 @@ class SimHal:
                 "motor": self.motor_on,
                 "cards": self.cards,
                 "pulls_left": len(self.pulls),
+                "presses_left": len([p for p in self.presses if time.ticks_diff(p[2], now) > 0]),
                 "leds": self.leds,
                 "text": list(self.text),
             }

@@ -576,3 +576,29 @@ def test_a_gate_pushed_open_by_hand_is_one_forcing_each_time(fw: MicroPythonDevi
             assert fw.stats()["last_event_no"] == 2  # no CARD_OUT: no card left
 
     run(main())
+
+
+def test_a_panel_in_fail_safe_shows_offline_and_forgets_presses(tmp_path: Path) -> None:
+    """Section 9: silence puts a panel in fail-safe (OFFLINE lamp mask, text
+    OFFLINE); a press then is not recorded, so after reconnecting the first
+    press the host hears is the next one, numbered 1."""
+
+    async def main(dev: MicroPythonDevice) -> None:
+        async with PanelBus.open(dev.url, seats=[2], dealer=False) as bus:
+            await next_of(bus.seat(2), LinkUp)
+            await bus.seat(2).set_text("Ann")
+        await wait_stats(dev, "fail_safe", True, timeout=5)
+        world = dev.control("world")
+        assert world["lights"] == int(Light.OFFLINE) and world["text"] == ["OFFLINE", ""]
+        dev.control("press", code=1, ms=60)
+        await wait_world(dev, "presses_left", 0)
+        assert dev.stats()["last_event_no"] == 0
+        async with PanelBus.open(dev.url, seats=[2], dealer=False) as bus:
+            await next_of(bus.seat(2), LinkUp)
+            assert dev.control("world")["text"] == ["", ""]  # a new session starts blank
+            dev.control("press", code=3, ms=60)
+            press = await next_of(bus.seat(2), ButtonPressed)
+            assert isinstance(press, ButtonPressed) and (press.button, press.event_no) == (3, 1)
+
+    with MicroPythonDevice.bus([2], dealer=False, link_dir=tmp_path) as dev:
+        run(main(dev))
