@@ -18,6 +18,21 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
+# MicroPython 1.27 compiled to WebAssembly (npm), to run the reference
+# firmware under the real interpreter; needs Node.js (Debian: nodejs, npm).
+command -v node >/dev/null && command -v npm >/dev/null || {
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    else
+        echo "missing Node.js (run as root to install: nodejs npm)" >&2
+    fi
+}
+mpy=@micropython/micropython-webassembly-pyscript
+if [ ! -f ".cache/mpy/node_modules/$mpy/micropython.mjs" ] && command -v npm >/dev/null; then
+    npm install --silent --no-audit --no-fund --prefix .cache/mpy "$mpy@1.27.0"
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 
