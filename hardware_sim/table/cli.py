@@ -44,13 +44,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace", type=float, default=1.0, help="bot table: human speed (0 = as fast as possible)"
     )
+    parser.add_argument(
+        "--dealer-mistakes", default="", metavar="MISTAKE=P,...",
+        help="bot table: the simulated dealer's mistakes, as sim-hw takes them "
+             "(e.g. draw_while_locked=0.05,force_gate=1): misdeals and other holds to practise on",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.scenario:
         return _run_scenario(args)
+    from hardware_sim.people import DealerMistakes
     from hardware_sim.table.bot_table import serve_bot_table
 
+    try:
+        DealerMistakes.parse(args.dealer_mistakes)
+    except ValueError as exc:
+        print(f"pontoon-table sim: --dealer-mistakes: {exc}", file=sys.stderr)
+        return 2
     token = args.token or secrets.token_urlsafe(12)
     return asyncio.run(serve_bot_table(args, token))
 
