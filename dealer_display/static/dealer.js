@@ -186,7 +186,7 @@
       const counted = d.of
         ? `${d.counted || 0} of the game's ${d.of} counted deals played`
         : `${d.counted || 0} counted deals played, no limit`;
-      return ["Deal ", el("b", {}, d.number || "–"), " ",
+      return [d.number ? "Deal " : "", el("b", {}, d.number || "No deal yet"), " ",
               el("span", { class: "explain", title: "A void deal is not counted." }, "(" + counted + ")"),
               " · ", v.rules || ""];
     });
@@ -210,16 +210,16 @@
       const base = { key: "alarm:" + alarm.id, kind: alarm.kind, what: alarm.message,
                      choices: alarm.choices || [], path: "/api/misdeal", card: alarm.card };
       if (alarm.kind === "misdeal") {
-        return Object.assign(base, { title: "Misdeal: a card left the shoe when none was due",
+        return Object.assign(base, { title: "Misdeal",
           todo: "Put that card back on top of the shoe and go on, or void the deal " +
                 "(every stake of it is handed back)." });
       }
       if (alarm.kind === "jam") {
-        return Object.assign(base, { title: "The shoe is jammed",
+        return Object.assign(base, { title: "Jam at the shoe",
           todo: "Free the card stuck in the shoe's gate, then tell the table it is free." });
       }
       if (alarm.kind === "lost") {
-        return Object.assign(base, { title: "The shoe restarted and lost card events",
+        return Object.assign(base, { title: "The shoe restarted",
           todo: "Compare the cards on the table with the seats on this screen. If they match, " +
                 "say so; if not, void the deal." });
       }
@@ -241,7 +241,8 @@
     if (hold.reason === "link_down") {
       const down = Object.entries(v.links || {}).filter(([, l]) => !l.up);
       const names = down.map(([n]) => LINK_WORDS[n] || n);
-      const why = down.filter(([, l]) => l.reason).map(([n, l]) => `${LINK_WORDS[n] || n}: ${l.reason}`);
+      const why = down.filter(([, l]) => l.reason).map(([n, l]) =>
+        down.length > 1 ? `${LINK_WORDS[n] || n}: ${l.reason}` : l.reason);
       return { key: "hold:link:" + hold.message, kind: "link_down",
                title: names.length ? `Lost the link to ${names.join(" and ")}` : "Lost a device's link",
                what: why.length ? `The table cannot hear ${names.join(" or ")} (${why.join("; ")}).`
@@ -379,6 +380,8 @@
   // -- the table: bank and seats ------------------------------------------------------
   function renderBank(v) {
     const b = v.bank;
+    const due = !!(v.pending && v.pending.kind === "card" && v.pending.to_bank);
+    $("bank").classList.toggle("due", due);
     patch($("bank"), [b], () => {
       if (!b) return [];
       return [
@@ -387,17 +390,25 @@
         cardsOf(b.cards),
         b.cards && b.cards.length && b.total !== null && b.total !== undefined
           ? el("span", { class: "total" }, "Total ", el("b", {}, fmt(b.total))) : null,
+        el("span", { class: "legend" }, el("i", {}), "face down"),
       ];
     });
   }
 
-  function seatBox(s, v, turn, net) {
-    return el("article", { class: "seat" + (turn ? " turn" : ""), dataset: { seat: s.name },
+  /** The seat the next card goes to (the dealer's eyes go there while dealing). */
+  function dueSeat(v) {
+    const p = v.pending || {};
+    return p.kind === "card" && !p.to_bank ? (p.to || p.recipient) : null;
+  }
+
+  function seatBox(s, v, turn, net, due) {
+    return el("article", { class: "seat" + (turn ? " turn" : "") + (due ? " due" : ""), dataset: { seat: s.name },
                            "aria-current": turn ? "true" : null },
       el("h3", {},
         el("span", {}, s.seat !== null && s.seat !== undefined ? `${s.seat} · ` : "", s.name,
           s.banker ? el("span", { class: "badge" }, "BANK") : null),
-        el("span", { class: "bal" }, fmt(s.balance))),
+        el("span", { class: "bal", title: "Balance" }, el("span", { class: "sr-only" }, "balance "),
+          fmt(s.balance))),
       (s.hands || []).map((h) => el("div", {
         class: "hand" + (turn && v.turn.hand === h.hand ? " active" : ""), dataset: { hand: h.hand } },
         cardsOf(h.cards),
@@ -415,9 +426,10 @@
     const net = (v.settlement && v.settlement.net) || {};
     const box = $("seats");
     box.dataset.count = String(seats.length);
+    const due = dueSeat(v);
     keyed(box, seats, (s) => s.name,
-      (s) => [s, v.turn && v.turn.seat === s.name ? v.turn.hand : 0, net[s.name]],
-      (s) => seatBox(s, v, !!(v.turn && v.turn.seat === s.name), net[s.name]));
+      (s) => [s, v.turn && v.turn.seat === s.name ? v.turn.hand : 0, net[s.name], due === s.name],
+      (s) => seatBox(s, v, !!(v.turn && v.turn.seat === s.name), net[s.name], due === s.name));
   }
 
   function renderSide(v) {
@@ -471,7 +483,7 @@
     renderLinks(v);
     $("updated").textContent = "Updated " + clock(new Date());
     fit();
-    const active = document.querySelector("#seats .seat.turn");
+    const active = document.querySelector("#seats .seat.turn, #seats .seat.due");
     if (active) active.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
@@ -481,13 +493,16 @@
     const cards = seats.querySelectorAll(".hand").length;
     const count = seats.children.length;
     const sig = [count, cards, innerWidth, innerHeight, Math.max(0, ...Array.from(
-      seats.querySelectorAll(".cards"), (c) => c.children.length)), $("hold").hidden, $("bank")._sig];
+      seats.querySelectorAll(".cards"), (c) => c.children.length)), $("hold").hidden, $("bank")._sig,
+      seats.clientHeight, seats.clientWidth];
     const text = JSON.stringify(sig);
-    if (fit.sig === text && seats.scrollHeight <= seats.clientHeight + 1) return;
+    const over = () => seats.scrollHeight > seats.clientHeight + 1 || seats.scrollWidth > seats.clientWidth + 1
+      || Array.from(seats.querySelectorAll(".seat")).some((x) => x.scrollWidth > x.clientWidth + 1);
+    if (fit.sig === text && !over()) return;
     fit.sig = text;
-    let scale = 1;
-    seats.style.setProperty("--s", "1");
-    while (scale > 0.45 && (seats.scrollHeight > seats.clientHeight + 1 || seats.scrollWidth > seats.clientWidth + 1)) {
+    let scale = 1.5;
+    seats.style.setProperty("--s", String(scale));
+    while (scale > 0.45 && over()) {
       scale = Math.round((scale - 0.05) * 100) / 100;
       seats.style.setProperty("--s", String(scale));
     }

@@ -207,7 +207,7 @@ def measure(page: Any) -> dict[str, Any]:
           const de = document.documentElement;
           const inView = (e) => { const r = e.getBoundingClientRect();
             return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
-          const turn = document.querySelector('#seats .seat.turn');
+          const turn = document.querySelector('#seats .seat.turn, #seats .seat.due');
           return { sh: de.scrollHeight, sw: de.scrollWidth, h: innerHeight, w: innerWidth,
                    turn: turn ? turn.dataset.seat : null, turnInView: turn ? inView(turn) : true,
                    seatsOut: Array.from(document.querySelectorAll('#seats .seat'))
@@ -236,7 +236,7 @@ def test_whole_games_fit_the_screen(browser: Any, size: str, tmp_path: Path) -> 
         served = serve(rules, players, banker, seed)
         try:
             page = open_dealer(browser, served, size)
-            shots = 0
+            five_shot = False
             for n in range(moves):
                 if not move(served, twister):
                     break
@@ -249,9 +249,11 @@ def test_whole_games_fit_the_screen(browser: Any, size: str, tmp_path: Path) -> 
                 assert m["turnInView"], where
                 if size != "phone":
                     assert not m["seatsOut"], where
+                if m["fiveCards"] and not five_shot:
+                    five_shot = True
+                    shot(page, tmp_path, f"{size}-{rules}-{len(players)}seats-five-cards")
                 five_seen = five_seen or m["fiveCards"] > 0
-                if m["fiveCards"] and shots < 1 or n in (8, 40) and shots < 3:
-                    shots += 1
+                if n in (8, 40, 72):
                     shot(page, tmp_path, f"{size}-{rules}-{len(players)}seats-move{n}")
             assert not page.errors, page.errors
             page.close()
