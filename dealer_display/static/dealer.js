@@ -234,8 +234,11 @@
     if (hold.reason === "unsure_card") {
       return { key: "hold:unsure:" + hold.message, kind: "unsure_card", title: "Name the card",
                what: hold.message.replace(/: confirm the card on the display$/, "."),
-               todo: "Look at the card that came out and tap it: its rank, then its suit.",
-               need: cardNeedWords(v), guesses: hold.guesses || hold.candidates || [],
+               todo: (hold.guesses || []).length
+                 ? "Look at the card that came out: tap the camera's guess if it is right, " +
+                   "or its rank, then its suit."
+                 : "Look at the card that came out and tap it: its rank, then its suit.",
+               need: cardNeedWords(v), guesses: hold.guesses || [],
                choices: [], path: "/api/misdeal" };
     }
     if (hold.reason === "link_down") {

@@ -6,7 +6,9 @@
   with replay's one-line message).  With ``--journal`` a killed run restarted
   with the same journal finishes the same game.
 * ``sim`` alone runs bots and a simulated dealer at a simulated table and
-  serves the dealer display, printing its URL and the dealer's token.
+  serves the dealer display, printing its URL and the dealer's token;
+  ``--dealer-mistakes`` (as ``sim-hw`` takes it) makes that dealer pull cards
+  past the locked gate and so on, to see and practise the hold screens.
 """
 
 from __future__ import annotations

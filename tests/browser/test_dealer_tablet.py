@@ -24,6 +24,7 @@ Screenshots go to pytest's temporary directory (their paths are printed).
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import socket
 import threading
@@ -206,13 +207,15 @@ def measure(page: Any) -> dict[str, Any]:
         """() => {
           const de = document.documentElement;
           const inView = (e) => { const r = e.getBoundingClientRect();
-            return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
+            return r.top >= 0 && r.left >= 0
+              && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
           const turn = document.querySelector('#seats .seat.turn, #seats .seat.due');
           return { sh: de.scrollHeight, sw: de.scrollWidth, h: innerHeight, w: innerWidth,
                    turn: turn ? turn.dataset.seat : null, turnInView: turn ? inView(turn) : true,
                    seatsOut: Array.from(document.querySelectorAll('#seats .seat'))
                      .filter((e) => !inView(e)).map((e) => e.dataset.seat),
-                   fiveCards: document.querySelectorAll('#seats .cards:has(> :nth-child(5))').length,
+                   fiveCards: document.querySelectorAll(
+                     '#seats .cards:has(> :nth-child(5))').length,
                    hold: document.body.dataset.hold };
         }"""
     )
@@ -337,6 +340,11 @@ def test_holds_are_focused_screens(browser: Any, tmp_path: Path) -> None:
     try:
         page = open_dealer(browser, served, "tablet")
         hold = page.locator("#hold")
+        # The optional sound: off by default, a beep on each new hold once it is on.
+        expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "false")
+        page.click("#btn-sound")
+        expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("body")).to_have_attribute("data-beeps", "1")  # the toggle's sample
         served.command("next_deal")
         # A card leaves the shoe; the camera cannot read it.  The engine waits for
         # Ann's first card (face down), so that is the card the screen asks for.
@@ -350,6 +358,7 @@ def test_holds_are_focused_screens(browser: Any, tmp_path: Path) -> None:
         assert page.inner_text("main").count("could not read") == 1
         expect(hold.locator("[data-suit='H']")).to_have_attribute("aria-label", "hearts")
         expect(page.locator("#announce")).to_contain_text("Name the card")
+        expect(page.locator("body")).to_have_attribute("data-beeps", "2")
         shot(page, tmp_path, "tablet-hold-unsure-card")
         page.set_viewport_size(SIZES["phone"])
         m = measure(page)
@@ -396,6 +405,42 @@ def test_holds_are_focused_screens(browser: Any, tmp_path: Path) -> None:
         hold.locator("[data-choice='continue']").click()
         expect(hold).to_be_hidden()
         assert not page.errors, page.errors
+    finally:
+        served.stop()
+
+
+def test_the_cameras_guesses_are_one_tap_buttons(browser: Any, tmp_path: Path) -> None:
+    """When the snapshot's hold carries the camera's best guesses (``hold.guesses``,
+    which vision does not send yet: added here to the socket's messages), each is a
+    button named in words, and tapping one names the card."""
+    expect = sync_api.expect
+    served = serve("house", ["Ann", "Ben", "Dan"], "Dan", 3)
+    try:
+        page = browser.new_page(viewport=SIZES["tablet"])
+
+        def with_guesses(text: str | bytes) -> str | bytes:
+            msg = json.loads(text)
+            view = msg.get("view") or msg.get("set") or {}
+            if isinstance(view.get("hold"), dict) and view["hold"]["reason"] == "unsure_card":
+                view["hold"]["guesses"] = ["7H", "7D"]
+            return json.dumps(msg)
+
+        def route(ws: Any) -> None:
+            server = ws.connect_to_server()
+            server.on_message(lambda m: ws.send(with_guesses(m)))
+
+        page.route_web_socket("**/ws/dealer", route)
+        page.goto(f"{served.base}/dealer#token={TOKEN}")
+        expect(page.locator("#conn")).to_have_text("live")
+        served.command("next_deal")
+        served.feed(CardOut(event_no=1, device_ms=10), CardRead(1, None, "glare"))
+        guess = page.locator("#hold [data-guess='7H']")
+        expect(guess).to_have_text("7 of hearts")
+        expect(page.locator("#hold [data-guess='7D']")).to_have_text("7 of diamonds")
+        shot(page, tmp_path, "tablet-hold-unsure-guesses")
+        guess.click()
+        expect(page.locator("#hold")).to_be_hidden()
+        expect(page.locator("[data-seat='Ann'] img.card")).to_have_attribute("data-card", "7H")
     finally:
         served.stop()
 
@@ -447,3 +492,58 @@ def test_connection_lost_banner(browser: Any, tmp_path: Path) -> None:
         expect(page.locator("#next")).to_contain_text("Seat 1 (Ann)")
     finally:
         served.stop()
+
+
+def test_sim_dealer_mistakes_bring_up_a_hold_screen(browser: Any, tmp_path: Path) -> None:
+    """``pontoon-table sim --dealer-mistakes``: the bot table's dealer pulls cards past
+    the locked gate; the table stops for it (a misdeal, or a card the camera cannot
+    place: both were seen with this seed), and the dealer page shows that hold's
+    focused screen, fitting the tablet."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    expect = sync_api.expect
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "sim", "--port", str(port), "--token", TOKEN,
+         "--pace", "0.05", "--seed", "2", "--no-qr",
+         "--dealer-mistakes", "draw_while_locked=0.3,force_gate=1"],
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        end = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, f"sim exited with {proc.returncode}"
+            try:
+                with urllib.request.urlopen(base + "/api/public", timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < end, "sim did not come up"
+                time.sleep(0.2)  # the server's port is not open yet: nothing to wait on
+        page = browser.new_page(viewport=SIZES["tablet"])
+        page.goto(f"{base}/dealer#token={TOKEN}")
+        hold = page.locator("#hold:is([data-hold='misdeal'], [data-hold='unsure_card'])")
+        expect(hold).to_be_visible(timeout=90_000)
+        shot(page, tmp_path, "tablet-sim-dealer-mistake")
+        m = measure(page)
+        assert m["sh"] <= m["h"] and m["sw"] <= m["w"], m
+        if hold.get_attribute("data-hold") == "misdeal":
+            expect(hold).to_contain_text("left the shoe while none was due")
+            expect(hold.locator("[data-choice='return']")).to_be_visible()
+        else:
+            need = r"^Card for (Seat \d \(\w+\), hand \d|the bank \(\w+\)), face (up|down)$"
+            expect(hold.locator("#card-need")).to_have_text(re.compile(need))
+            expect(page.locator("#btn-resume")).to_have_count(0)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
