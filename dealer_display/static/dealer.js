@@ -548,9 +548,15 @@
   let confirmAction = null;
   function openPanel(id, open) {
     const panel = $(id);
+    const opener = $(id === "menu" ? "btn-menu" : "btn-help");
+    const hadFocus = panel.contains(document.activeElement);
     panel.hidden = !open;
-    $(id === "menu" ? "btn-menu" : "btn-help").setAttribute("aria-expanded", String(open));
-    if (!open) { askConfirm(null); return; }
+    opener.setAttribute("aria-expanded", String(open));
+    if (!open) {
+      askConfirm(null);
+      if (hadFocus && !opener.disabled) opener.focus();  // back where the dealer was
+      return;
+    }
     for (const other of ["menu", "help"]) if (other !== id) openPanel(other, false);
     const first = panel.querySelector("button, select, input");
     if (first) first.focus();

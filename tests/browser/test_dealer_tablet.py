@@ -216,7 +216,10 @@ def measure(page: Any) -> dict[str, Any]:
                      .filter((e) => !inView(e)).map((e) => e.dataset.seat),
                    fiveCards: document.querySelectorAll(
                      '#seats .cards:has(> :nth-child(5))').length,
-                   hold: document.body.dataset.hold };
+                   hold: document.body.dataset.hold,
+                   settled: !document.getElementById('payouts-box').hidden,
+                   sideFits: (() => { const e = document.getElementById('side');
+                     return e.scrollHeight <= e.clientHeight + 1; })() };
         }"""
     )
 
@@ -233,13 +236,14 @@ GAMES = [
 def test_whole_games_fit_the_screen(browser: Any, size: str, tmp_path: Path) -> None:
     """At every sampled moment of three scripted games (8 seats with a house bank,
     4 seats, the shoot preset with its kitty), the dealer page does not scroll and
-    the active seat is in view; on the two tablet sizes every seat is."""
+    the active seat is in view; on the two tablet sizes every seat is, and the
+    side with the controls and decisions needs no scrolling of its own."""
     five_seen = False
     for rules, players, banker, seed, twister, moves in GAMES:
         served = serve(rules, players, banker, seed)
         try:
             page = open_dealer(browser, served, size)
-            five_shot = False
+            five_shot = settled_shot = False
             for n in range(moves):
                 if not move(served, twister):
                     break
@@ -252,6 +256,10 @@ def test_whole_games_fit_the_screen(browser: Any, size: str, tmp_path: Path) -> 
                 assert m["turnInView"], where
                 if size != "phone":
                     assert not m["seatsOut"], where
+                    assert m["sideFits"], where  # what to do needs no scrolling either
+                if m["settled"] and not settled_shot:
+                    settled_shot = True
+                    shot(page, tmp_path, f"{size}-{rules}-{len(players)}seats-settled")
                 if m["fiveCards"] and not five_shot:
                     five_shot = True
                     shot(page, tmp_path, f"{size}-{rules}-{len(players)}seats-five-cards")
