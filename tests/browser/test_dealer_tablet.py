@@ -218,10 +218,29 @@ def measure(page: Any) -> dict[str, Any]:
                      '#seats .cards:has(> :nth-child(5))').length,
                    hold: document.body.dataset.hold,
                    settled: !document.getElementById('payouts-box').hidden,
+                   totals: Object.fromEntries(Array.from(document.querySelectorAll('#seats .seat'),
+                     (e) => [e.dataset.seat, Array.from(e.querySelectorAll('.hand'),
+                       (h) => (h.querySelector('.total') || {}).textContent || '')])),
+                   progress: document.getElementById('progress').textContent,
                    sideFits: (() => { const e = document.getElementById('side');
                      return e.scrollHeight <= e.clientHeight + 1; })() };
         }"""
     )
+
+
+def check_words(snap: Any, m: dict[str, Any], where: str) -> None:
+    """Totals read as the engine's hands say ("soft 17" when its ``soft`` flag is
+    set), and the deal count is put in words from the engine's ``deal``."""
+    for seat in snap["seats"]:
+        if seat["name"] not in m["totals"]:
+            continue
+        want = [("soft " if h["soft"] else "") + str(h["total"]) if h["cards"] else ""
+                for h in seat["hands"]]
+        assert m["totals"][seat["name"]] == want, where
+    deal = snap["deal"]
+    words = (f"{deal['counted']} of the game's {deal['of']} counted deals played"
+             if deal["of"] else f"{deal['counted']} counted deals played, no limit")
+    assert words in m["progress"], where
 
 
 GAMES = [
@@ -257,6 +276,7 @@ def test_whole_games_fit_the_screen(browser: Any, size: str, tmp_path: Path) -> 
                 if size != "phone":
                     assert not m["seatsOut"], where
                     assert m["sideFits"], where  # what to do needs no scrolling either
+                check_words(served.table.snapshot(), m, where)
                 if m["settled"] and not settled_shot:
                     settled_shot = True
                     shot(page, tmp_path, f"{size}-{rules}-{len(players)}seats-settled")
