@@ -8,6 +8,7 @@ with ``face_up: false``; the display redacts them for public clients.
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any, cast
 
@@ -261,7 +262,10 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "standings": [{"name": n, "balance": _num(b)} for n, b in state.standings()],
         "game_over": state.game_over,
         "winners": state.winners() if state.game_over else [],
-        "links": cast("dict[str, LinkInfo]", core.links),
+        # a copy: the core updates its link records in place, and a snapshot
+        # already published must not change with them (the display compares
+        # the last view with the new one to send only what changed)
+        "links": cast("dict[str, LinkInfo]", copy.deepcopy(core.links)),
         "counters": dict(core.counters),
         "manual": core.manual,
     }

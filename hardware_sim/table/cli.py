@@ -6,7 +6,9 @@
   with replay's one-line message).  With ``--journal`` a killed run restarted
   with the same journal finishes the same game.
 * ``sim`` alone runs bots and a simulated dealer at a simulated table and
-  serves the dealer display, printing its URL and the dealer's token.
+  serves the dealer display, printing its URL and the dealer's token;
+  ``--dealer-mistakes`` (as ``sim-hw`` takes it) makes that dealer pull cards
+  past the locked gate and so on, to see and practise the hold screens.
 """
 
 from __future__ import annotations
@@ -44,13 +46,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace", type=float, default=1.0, help="bot table: human speed (0 = as fast as possible)"
     )
+    parser.add_argument(
+        "--dealer-mistakes", default="", metavar="MISTAKE=P,...",
+        help="bot table: the simulated dealer's mistakes, as sim-hw takes them "
+             "(e.g. draw_while_locked=0.05,force_gate=1): misdeals and other holds to practise on",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.scenario:
         return _run_scenario(args)
+    from hardware_sim.people import DealerMistakes
     from hardware_sim.table.bot_table import serve_bot_table
 
+    try:
+        DealerMistakes.parse(args.dealer_mistakes)
+    except ValueError as exc:
+        print(f"pontoon-table sim: --dealer-mistakes: {exc}", file=sys.stderr)
+        return 2
     token = args.token or secrets.token_urlsafe(12)
     return asyncio.run(serve_bot_table(args, token))
 
