@@ -64,7 +64,9 @@ from firmware_bridge.wire import (
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 #: latency allowed on top of the spec's timings: a pty on a busy 2-core test box
-SLACK = 0.06
+#: (a device thread woke 135 ms late for its 50 ms retransmission at load 7);
+#: still below every broken device's error (a 200 ms first retransmission)
+SLACK = 0.1
 SHOE_EVENTS = 70  # more than the 64 the log must keep, so the log has wrapped
 PANEL_EVENTS = 3
 

@@ -195,10 +195,11 @@ def random_game(preset: str, seed: int) -> tuple[dict[str, Any] | None, str]:
             d = state.deal
             assert d is not None and isinstance(need, DecisionNeed)
             hand = d.hands[d.seat_i][d.hand_i]
-            if action.word == "stick" and hand.pontoon and hand.words == 0:
-                # Issue 22 (1): the engine offers `stick` to a pontoon facing
-                # the dealer's ace; SCENARIO.md gives that hand no word (it
-                # ends by itself), which is what the engine does with none.
+            if action.word == "stick" and hand.pontoon:
+                # Issue 22 (1): the engine offers `stick` ("play on") to a
+                # pontoon facing the dealer's ace, a split hand's too (whose
+                # `words` count the split); SCENARIO.md gives that hand no word
+                # (it ends by itself), which is what the engine does with none.
                 pass
             else:
                 current["actions"].setdefault(action.player, []).append(word)
