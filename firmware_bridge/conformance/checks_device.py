@@ -74,8 +74,10 @@ def gate_result_time(p: Probe) -> None:
     need_gate(p)
     for locked in (False, True):
         sent = time.monotonic()
-        set_gate(p, locked)
+        result = p.result(p.command(MsgType.SET_GATE, SetGate(locked).encode()), timeout=2.0)
         took = time.monotonic() - sent
+        if result.code != ResultCode.OK:
+            raise Fail(f"SET_GATE {int(locked)} answered code {result.code}")
         if took > GATE_TRAVEL + p.slack:
             raise Fail(f"SET_GATE {int(locked)}'s RESULT took {took * 1000:.0f} ms,"
                        f" more than 300 ms (+{p.slack * 1000:.0f} ms slack)")
