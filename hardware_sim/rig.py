@@ -53,7 +53,9 @@ seat address (1-14) and the dealer panel at 15, only when polled.
 :mod:`hardware_sim.firmware_runner`) behind the shoe port instead of the
 emulator: the world's hands pull cards through its simulated HAL
 (:class:`hardware_sim.devices.firmware_shoe.FirmwareShoe`). Opt-in; no motor,
-no faults, no bot table's dealer with it.
+no faults, no bot table's dealer with it. ``firmware_panels=True`` does the
+same for the panel bus (:mod:`hardware_sim.devices.firmware_panels`): every
+panel is the firmware, its display and lamps read back for the people.
 
 ``SimRig(..., inline=True)``, started from inside a running asyncio loop, runs
 the devices on that loop instead of a thread of their own (the benchmark's
@@ -76,6 +78,7 @@ from typing import Any, TypeVar
 from controller.rules import Action
 from firmware_bridge.wire import Button
 from hardware_sim.clock import Clock
+from hardware_sim.devices.firmware_panels import FirmwarePanels
 from hardware_sim.devices.firmware_shoe import FirmwareShoe
 from hardware_sim.devices.panels import Panel, PanelBus
 from hardware_sim.devices.shoe import ShoeEmulator
@@ -112,6 +115,7 @@ class SimRig:
         opencv_threads: int | None = 1,
         inline: bool = False,
         firmware_shoe: bool = False,
+        firmware_panels: bool = False,
     ) -> None:
         self.seats = dict(seats)
         self.inline = inline
@@ -131,7 +135,12 @@ class SimRig:
             if motor or self.faults != FaultConfig():
                 raise ValueError("the firmware shoe runs without a motor and without faults")
             self.firmware = FirmwareShoe(self.world, self.clock, camera=self.camera, seed=seed)
-        self.panels = PanelBus(self.clock, self.seats)
+        self.firmware_panels: FirmwarePanels | None = None
+        if firmware_panels:
+            if self.faults != FaultConfig():
+                raise ValueError("the firmware panels run without faults")
+            self.firmware_panels = FirmwarePanels(self.clock, self.seats)
+        self.panels: PanelBus = self.firmware_panels or PanelBus(self.clock, self.seats)
         self._own_dir = link_dir is None
         self.link_dir = link_dir
         self.bg: BackgroundLoop | None = None
@@ -188,6 +197,8 @@ class SimRig:
         loop = asyncio.get_running_loop() if self.inline else None
         self.bg = BackgroundLoop("hardware-sim", loop=loop).start()
         self.bg.call(self._start_on_loop)
+        if self.firmware_panels is not None:
+            self.firmware_panels.start(self.link_dir, self.bg.loop)
         return self
 
     def warm_up(self) -> None:
@@ -202,6 +213,8 @@ class SimRig:
         for i, name in enumerate(DEVICES):
             if name == "shoe" and self.firmware is not None:
                 continue  # the firmware has its own pty
+            if name == "panels" and self.firmware_panels is not None:
+                continue
             port = make_port(name, self.port_kind, self.link_dir)
             firmware = self.shoe.core if name == "shoe" else self.panels.endpoint
             wire = Wire(port, firmware, self.clock, self.faults, seed=self.seed * 10 + i,
@@ -210,7 +223,8 @@ class SimRig:
             wire.start(loop)
         if self.firmware is None:
             self.shoe.attach(self.wires["shoe"], loop)
-        self.panels.attach(self.wires["panels"])
+        if self.firmware_panels is None:
+            self.panels.attach(self.wires["panels"])
         self.shoe.on_card_out.append(self._on_card_out)
 
     def stop(self) -> None:
@@ -218,6 +232,8 @@ class SimRig:
             return
         with contextlib.suppress(Exception):
             self.bg.call(self._stop_on_loop)
+        if self.firmware_panels is not None:
+            self.firmware_panels.stop()  # its watcher posts to the loop: stop it first
         self.bg.stop()
         self.bg = None
         if self.firmware is not None:
@@ -246,6 +262,8 @@ class SimRig:
 
     @property
     def bus_url(self) -> str:
+        if self.firmware_panels is not None:
+            return self.firmware_panels.url
         return self.ports["panels"].url
 
     def describe(self) -> dict[str, Any]:

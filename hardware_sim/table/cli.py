@@ -6,7 +6,8 @@
   with replay's one-line message).  With ``--journal`` a killed run restarted
   with the same journal finishes the same game.
 * ``sim --scenario FILE --json --firmware``: the same with the MicroPython
-  reference firmware (under MicroPython in Node) as the shoe.
+  reference firmware (under MicroPython in Node) as the shoe; with
+  ``--firmware-panels`` as every panel too.
 * ``sim`` alone runs bots and a simulated dealer at a simulated table and
   serves the dealer display, printing its URL and the dealer's token.
 """
@@ -35,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--firmware", action="store_true",
         help="scenario: the MicroPython reference firmware is the shoe (needs Node.js)",
+    )
+    parser.add_argument(
+        "--firmware-panels", action="store_true",
+        help="scenario: the MicroPython reference firmware is every panel too",
     )
     parser.add_argument("--compact", action="store_true", help="print JSON on one line")
     parser.add_argument("--players", default="Ann,Ben,Cat,Dan", help="bot table: seat names")
@@ -71,6 +76,7 @@ def _run_scenario(args: argparse.Namespace) -> int:
             play_scenario(
                 args.scenario, faults=args.faults, journal_path=args.journal,
                 recover=args.recover, firmware=args.firmware,
+                firmware_panels=args.firmware_panels,
             )
         )
     except ScenarioError as exc:

@@ -289,11 +289,13 @@ async def play_scenario(
     hook: Hook | None = None,
     rig_options: dict[str, Any] | None = None,
     firmware: bool = False,
+    firmware_panels: bool = False,
 ) -> dict[str, Any]:
     """Play ``path`` through the full simulated stack; the result JSON (or ScenarioError).
 
     ``firmware``: the MicroPython reference firmware is the shoe
-    (``SimRig(firmware_shoe=True)``) instead of the emulator."""
+    (``SimRig(firmware_shoe=True)``) instead of the emulator; ``firmware_panels``:
+    the panels too."""
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.camera.profile_cache import camera_profile
     from hardware_sim.rig import SimRig
@@ -318,6 +320,8 @@ async def play_scenario(
     options = dict(rig_options or {})
     if firmware:
         options["firmware_shoe"] = True
+    if firmware_panels:
+        options["firmware_panels"] = True
     rig = SimRig.for_scenario(scenario, faults=faults, **options)
     source = rig.world.shoe.source
     for _ in range(dealt):

@@ -4,7 +4,9 @@ The firmware (``firmware_bridge/firmware/``) runs under real MicroPython in
 Node behind the shoe's pty (``SimRig(firmware_shoe=True)``); the simulated
 dealer's hand pulls each card through the firmware's simulated HAL, so every
 CARD_OUT the table hears comes from the firmware's own exit beam and every
-refused pull from its own gate. The panels stay emulated.
+refused pull from its own gate. The second test puts the firmware behind
+the panel bus as well: every press is a firmware button, every prompt a
+person reads is the firmware's display.
 
 Expected results are not taken from the run: the result JSON must equal what
 ``pontoon-table replay`` prints for the same file (the rules engine alone, no
@@ -23,6 +25,7 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli_main
+from hardware_sim.devices.firmware_panels import FirmwarePanel, FirmwarePanels
 from hardware_sim.devices.firmware_shoe import FirmwareShoe
 from hardware_sim.table.scenario_run import ScenarioRun, play_scenario
 
@@ -75,11 +78,30 @@ def test_a_scenario_runs_to_its_end_with_the_firmware_shoe(
     assert seen["emulator_events"] == 0  # the emulated shoe never saw a card
 
 
-def test_sim_scenario_firmware_prints_the_replay_json() -> None:
-    """The CLI path: ``pontoon-table sim --scenario FILE --json --firmware``."""
+def test_sim_scenario_with_firmware_shoe_and_panels_prints_the_replay_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The CLI path: ``pontoon-table sim --scenario FILE --json --firmware
+    --firmware-panels``; the presses counted are the firmware's own."""
     path = SCENARIOS / "house-buy-example.json"
+    presses: dict[str, int] = {}
+    stop = FirmwarePanels.stop
+
+    def stop_and_count(panels: FirmwarePanels) -> None:
+        if panels.device is not None:
+            for panel in panels.panels.values():
+                assert isinstance(panel, FirmwarePanel)
+                presses[panel.name] = panels.device.stats(dev=panel.index)["last_event_no"]
+        stop(panels)
+
+    monkeypatch.setattr(FirmwarePanels, "stop", stop_and_count)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = cli_main(["sim", "--scenario", str(path), "--json", "--firmware"])
+        status = cli_main(["sim", "--scenario", str(path), "--json", "--firmware",
+                           "--firmware-panels"])
     assert status == 0
     assert json.loads(out.getvalue()) == replay(path)
+    # the dealer's NEXT started the deal, each player pressed at least once:
+    # every action went through a firmware panel's buttons
+    assert set(presses) == {"Ann", "Ben", "dealer"}
+    assert all(n >= 1 for n in presses.values())
