@@ -4,9 +4,9 @@ The firmware (``firmware_bridge/firmware/``) runs under real MicroPython in
 Node behind the shoe's pty (``SimRig(firmware_shoe=True)``); the simulated
 dealer's hand pulls each card through the firmware's simulated HAL, so every
 CARD_OUT the table hears comes from the firmware's own exit beam and every
-refused pull from its own gate. The second test puts the firmware behind
-the panel bus as well: every press is a firmware button, every prompt a
-person reads is the firmware's display.
+refused pull from its own gate. With ``firmware_panels`` the firmware is
+behind the panel bus as well: every press is a firmware button, every prompt
+a person reads is the firmware's display.
 
 Expected results are not taken from the run: the result JSON must equal what
 ``pontoon-table replay`` prints for the same file (the rules engine alone, no
@@ -48,9 +48,10 @@ def cards_in(result: Any) -> int:
         len(d["bank"]["cards"]) for d in result["deals"] if d.get("bank"))
 
 
-def test_a_scenario_runs_to_its_end_with_the_firmware_shoe(
+def test_a_scenario_runs_to_its_end_with_the_firmware_shoe_and_panels(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Four players, two deals; shoe and every panel are the firmware."""
     seen: dict[str, Any] = {}
     stop = FirmwareShoe.stop
 
@@ -65,7 +66,7 @@ def test_a_scenario_runs_to_its_end_with_the_firmware_shoe(
         seen["emulator_events"] = run.rig.shoe.core.last_event_no
 
     monkeypatch.setattr(FirmwareShoe, "stop", stop_and_count)
-    result = asyncio.run(play_scenario(SCENARIO, firmware=True, hook=hook))
+    result = asyncio.run(play_scenario(SCENARIO, firmware=True, firmware_panels=True, hook=hook))
 
     assert result == replay(SCENARIO)
     assert result == json.loads(SCENARIO.with_suffix(".expected.json").read_text())
@@ -76,6 +77,17 @@ def test_a_scenario_runs_to_its_end_with_the_firmware_shoe(
     assert seen["firmware"]["last_event_no"] == dealt
     assert seen["world"]["pulls_left"] == 0
     assert seen["emulator_events"] == 0  # the emulated shoe never saw a card
+
+
+def test_sim_scenario_with_the_firmware_shoe_prints_the_replay_json() -> None:
+    """The CLI path with the firmware shoe and the emulated panels:
+    ``pontoon-table sim --scenario FILE --json --firmware``."""
+    path = SCENARIOS / "house-bank-five-card.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = cli_main(["sim", "--scenario", str(path), "--json", "--firmware"])
+    assert status == 0
+    assert json.loads(out.getvalue()) == replay(path)
 
 
 def test_sim_scenario_with_firmware_shoe_and_panels_prints_the_replay_json(
