@@ -318,6 +318,8 @@ def _display(ctx: Context, config: TableConfig) -> list[Finding]:
     """The display's port is free, and reachable at the LAN address the tablet uses."""
     host, port = config.display.host, config.display.port
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # as uvicorn does: a connection of a previous run in TIME_WAIT does not hold the port
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         server.bind((host, port))
     except OSError as exc:
@@ -360,7 +362,7 @@ def _accept_one(server: socket.socket) -> None:
 
 def _disk(ctx: Context, config: TableConfig) -> list[Finding]:
     """The journal's disk has room for an evening."""
-    folder = config.journal.parent
+    folder = config.journal.resolve().parent
     if not folder.is_dir():
         return [Finding("journal disk", FAIL, f"the journal's folder {folder} does not exist",
                         "create it, or set [table] journal to a file in an existing folder")]
