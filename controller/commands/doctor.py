@@ -9,7 +9,6 @@ line each, with what to do when one fails.  Exits 0 only when none failed
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from controller.doctor_checks import Context, Options, format_finding, run_checks
