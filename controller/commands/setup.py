@@ -21,9 +21,13 @@ from controller.venue_setup import CONFIG, Setup, commands, files
 
 
 def _default_exe() -> str:
-    here = Path(sys.executable).parent / "pontoon-table"
-    if here.exists():
-        return str(here)
+    """This installation's ``pontoon-table``; for one made by the bundle's install.sh,
+    through ``PREFIX/current``, so that an update (a new venv) needs no new units."""
+    venv = Path(sys.executable).parent.parent
+    for here in (venv.parent / "current" / "bin" / "pontoon-table",
+                 venv / "bin" / "pontoon-table"):
+        if here.exists():
+            return str(here)
     return shutil.which("pontoon-table") or "/opt/pontoon-table/venv/bin/pontoon-table"
 
 
