@@ -136,3 +136,18 @@ def test_backup_says_when_there_is_no_journal(
     assert code == 1
     assert capsys.readouterr().err == (
         f"pontoon-table backup: no journal at {tmp_path / 'none.sqlite'}\n")
+
+
+def test_the_backup_folder_is_read_beside_the_config(tmp_path: Path) -> None:
+    from controller.config import ConfigError, load_config
+
+    seats = '[[seats]]\nname = "Ann"\n[[seats]]\nname = "Ben"\n'
+    display = '[display]\ntoken = "a-long-secret"\n'
+    config = tmp_path / "table.toml"
+    config.write_text(seats + display + '[backup]\ndir = "copies"\n')
+    assert load_config(config).backup.dir == tmp_path / "copies"
+    config.write_text(seats + display)
+    assert load_config(config).backup.dir is None
+    config.write_text(seats + display + '[backup]\nfolder = "copies"\n')
+    with pytest.raises(ConfigError, match=r"table.toml: backup.folder is not a known key"):
+        load_config(config)
