@@ -234,3 +234,22 @@ def test_a_broken_config_is_said_and_the_rest_skipped(
     assert code == 1
     assert failed(found) == {"config": "table.toml: seats needs at least 2 seats"}
     assert found["shoe"] == ("skipped", "the configuration did not load")
+
+
+def test_a_card_held_under_the_camera_is_read(
+    sim: SimHw, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The simulated camera (sim-hw's own deck design, whose profile sim-hw wrote)
+    with the queen of hearts under it, served as a stream as sim-hw serves it."""
+    from hardware_sim.camera import SimCamera
+    from hardware_sim.camera_stream import CameraStream
+
+    camera = SimCamera("builtin", seed=5)
+    camera.show("QH")
+    stream = CameraStream(camera, port=0, fps=25).start()
+    try:
+        code, found = doctor(capsys, variant(sim, tmp_path, source=f'"{stream.url}"'))
+    finally:
+        stream.stop()
+    assert found["test card"] == ("ok", "read QH")
+    assert failed(found) == {}
