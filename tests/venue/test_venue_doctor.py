@@ -248,7 +248,7 @@ def test_a_card_held_under_the_camera_is_read(
     camera.show("QH")
     stream = CameraStream(camera, port=0, fps=25).start()
     try:
-        code, found = doctor(capsys, variant(sim, tmp_path, source=f'"{stream.url}"'))
+        _code, found = doctor(capsys, variant(sim, tmp_path, source=f'"{stream.url}"'))
     finally:
         stream.stop()
     assert found["test card"] == ("ok", "read QH")
