@@ -175,10 +175,12 @@ def commands(setup: Setup) -> list[list[str]]:
     """What installing runs as root, after writing the files."""
     return [
         ["sh", "-c", f"id -u {setup.user} >/dev/null 2>&1 || useradd --system "
-                     f"--home-dir {STATE} --no-create-home --shell /usr/sbin/nologin "
+                     f"--user-group --home-dir {STATE} --no-create-home --shell /usr/sbin/nologin "
                      f"{setup.user}"],
         ["usermod", "-aG", "dialout,video", setup.user],
         ["install", "-d", "-m", "0755", "/etc/pontoon-table"],
+        # the journals' folder exists before the first start, for doctor and backups
+        ["install", "-d", "-o", setup.user, "-g", setup.user, "-m", "0750", STATE],
         ["systemctl", "daemon-reload"],
         ["udevadm", "control", "--reload-rules"],
         ["udevadm", "trigger", "--subsystem-match=tty"],
