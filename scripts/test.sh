@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs them all.
 # Debian packages: Chromium (browser tests), gnome-cards-data (real deck designs
-# for the vision tests) and librsvg2-bin (renders those SVG designs).
+# for the vision tests), librsvg2-bin (renders those SVG designs) and systemd
+# (systemd-analyze verifies the units `pontoon-table setup` writes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -d /usr/share/aisleriot/cards ] || missing+=(gnome-cards-data)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
