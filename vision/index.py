@@ -16,7 +16,8 @@ dot product is a normalised correlation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import cv2
@@ -37,6 +38,12 @@ FloatArray = npt.NDArray[np.float32]
 
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
 _HALF_TURN = np.array([[-1, 0, CARD_W], [0, -1, CARD_H], [0, 0, 1]], dtype=np.float64)
+#: the patch at the card's top-right corner (upright) instead of its top-left
+_TO_RIGHT = np.array([[1, 0, CARD_W - CROP_W], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
+#: corners a card may carry an index in, in the order they are read: top-left,
+#: bottom-right (turned), then, for decks with an index there (a single index
+#: at the top-right, or four), top-right and bottom-left (turned)
+CORNERS = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -73,9 +80,13 @@ class IndexGlyphs:
 
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, corner: int) -> npt.NDArray[np.uint8]:
     """Index patch ``corner`` of the card: 0 the top-left, 1 the bottom-right
-    turned upright (so the recogniser can stop after one)."""
+    turned upright (so the recogniser can stop after one), 2 the top-right and
+    3 the bottom-left turned upright.  Patches 2 and 3 have the card's corner at
+    their top-right: :func:`read_corner` reads them mirrored."""
     h = cv2.getPerspectiveTransform(_CANON, quad).astype(np.float64)
-    m = h if corner == 0 else h @ _HALF_TURN
+    m = h if corner in (0, 2) else h @ _HALF_TURN
+    if corner >= 2:
+        m = m @ _TO_RIGHT
     patch = cv2.warpPerspective(
         frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
@@ -86,6 +97,35 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, corner: int) -> npt.N
 def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray[np.uint8]]:
     """The top-left and (turned upright) bottom-right index patches of the card."""
     return [corner_patch(frame, quad, k) for k in (0, 1)]
+
+
+def read_corner(patch: npt.NDArray[np.uint8], corner: int) -> IndexGlyphs | None:
+    """:func:`read_patch` of corner patch ``corner``.  A right-hand corner (2, 3)
+    is searched mirrored, so the index is looked for against the card's edge
+    as on the left, and its glyphs are turned back the right way round."""
+    if corner < 2:
+        return read_patch(patch)
+    g = read_patch(np.ascontiguousarray(patch[:, ::-1]))
+    if g is None:
+        return None
+    return replace(g, rank_ink=np.ascontiguousarray(g.rank_ink[:, ::-1]),
+                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]))
+
+
+def card_corners(
+    frame: npt.NDArray[np.uint8], quad: Quad
+) -> Iterator[IndexGlyphs | None]:
+    """The card's index corners, read lazily: the top-left and the turned
+    bottom-right first; only when neither shows an index, the top-right and the
+    turned bottom-left (a deck with a single index at the top-right).  A deck
+    with four indices is read from the first two like any other."""
+    found = False
+    for corner in CORNERS:
+        if corner == 2 and found:
+            return
+        g = read_corner(corner_patch(frame, quad, corner), corner)
+        found = found or g is not None
+        yield g
 
 
 def _feature(g: FloatArray) -> tuple[FloatArray, int, int]:

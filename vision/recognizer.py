@@ -22,7 +22,13 @@ from vision.cards import CARD_CODES, FOREIGN, SUITS
 from vision.detect import Quad, find_card
 from vision.evidence import ACCEPT_BONUS, corner_evidence, reason_code, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
-from vision.index import IndexGlyphs, corner_patch, corner_patches, loop_height, read_patch
+from vision.index import (
+    IndexGlyphs,
+    card_corners,
+    corner_patches,
+    loop_height,
+    read_patch,
+)
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
@@ -164,7 +170,12 @@ class Recognizer:
         tmpl = self._match(g)
         if tmpl.problem and FOREIGN in tmpl.card:
             return tmpl  # what ``_combine`` answers whatever the classifier says
-        return self._combine(tmpl, self._classify(g))
+        vote = self._combine(tmpl, self._classify(g))
+        if not vote.problem and vote.card[0] in "69" and _loop_says(g) not in (None, vote.card[0]):
+            # The deck's own templates named a 6 or 9 whose loop says the other:
+            # a blurred glyph of a typeface whose 9 is its 6 turned.
+            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence)
+        return vote
 
     def _combine(self, tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         """A corner under a deck profile: the deck's own templates and the generic
@@ -343,7 +354,7 @@ class Recognizer:
             quad = det.quad
         else:
             quad = np.asarray(look_at, np.float32).reshape(4, 2)
-        reading = self.decide(read_patch(corner_patch(src, quad, k)) for k in range(2))
+        reading = self.decide(card_corners(src, quad))
         if reading.card is None:
             return reading
         return replace(reading, quad=quad)
@@ -395,6 +406,15 @@ class Recognizer:
         return Reading(card, round(conf, 3), corners=n, evidence=evidence, accepted=accepted)
 
 
+def _loop_says(g: IndexGlyphs) -> str | None:
+    """"6" when the rank's loop is in its lower half, "9" in its upper half,
+    None when it has no clear loop."""
+    loop = loop_height(g.rank_ink)
+    if loop is None:
+        return None
+    return "6" if loop > 0.5 else "9"
+
+
 #: the reason of a corner whose 6 or 9 the index's geometry contradicts
 _FLIPPED = "6 or 9: the index's geometry disagrees with the glyph"
 
@@ -412,12 +432,11 @@ def _six_or_nine(
     glyph; it cannot move the loop.  When the loop contradicts the classifier,
     the corner answers nothing and its evidence no longer prefers either.
     """
-    loop = loop_height(g.rank_ink)
-    if loop is None:
+    geometry = _loop_says(g)
+    if geometry is None:
         return pr, False
     six, nine = classes.index("6"), classes.index("9")
     says = "6" if pr[six] >= pr[nine] else "9"
-    geometry = "6" if loop > 0.5 else "9"
     if says == geometry:
         return pr, False
     out = pr.copy()
