@@ -188,14 +188,19 @@ def flatten(minch: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 
 #: Card units along the patch's card edges (left, top) left out of the ink
-#: mask: table showing along an imprecise outline would otherwise join an index
-#: printed against the edge into one blob running the patch's length.
+#: mask when the index was not found otherwise: table showing along an
+#: imprecise outline joins an index printed against the edge into one blob
+#: running the patch's length.  (Tried only after the whole mask failed, so an
+#: index clear of the edge is read exactly as before.)
 EDGE = 2
 
 
-def _boxes(mask: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[_Box]]:
-    mask[:, :EDGE] = 0
-    mask[:EDGE, :] = 0
+def _boxes(
+    mask: npt.NDArray[np.uint8], edge: int = 0
+) -> tuple[npt.NDArray[np.int32], list[_Box]]:
+    if edge:
+        mask[:, :edge] = 0
+        mask[:edge, :] = 0
     # Grana's block-based labelling numbers blobs exactly as OpenCV's default
     # (Spaghetti, the same block scan) does, and is about 2.5 times faster with stats.
     n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
@@ -212,7 +217,7 @@ def _boxes(mask: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[_Bo
             continue  # runs off the patch: a pip of the card body, court art
         if h > 0.5 * CROP_H or w > 0.8 * CROP_W:
             continue  # frame lines
-        at_left, at_top = x <= EDGE, y <= EDGE
+        at_left, at_top = x <= edge, y <= edge
         if at_left and at_top:
             continue  # table showing through the rounded corner
         if (at_left or at_top) and max(w, h) > 4 * min(w, h):
@@ -304,8 +309,9 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     otsu, _ = cv2.threshold(minch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     first = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
     found = None
-    for thr in (first, *(dark + f * contrast for f in _RETRY_LEVELS)):
-        labels, boxes = _boxes(_ink_mask(minch, thr))
+    levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
+    for edge, thr in [(0, t) for t in levels] + [(EDGE, t) for t in levels]:
+        labels, boxes = _boxes(_ink_mask(minch, thr), edge)
         found = _split(boxes)
         if found is not None:
             break
