@@ -161,7 +161,7 @@ class FrameFusion:
     #: frames showing an index that :meth:`decide` needs at the very end
     min_final: int = MIN_FRAMES
     #: name only a card some corner accepted on its own (off: on the validation
-    #: designs it left 2 to 4 points more cards unsure at the same margin and
+    #: designs it left 2 to 5 points more cards unsure at the same margin and
     #: caught no wrong card the margin did not)
     require_accept: bool = False
     total: FloatArray | None = None
