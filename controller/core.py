@@ -87,6 +87,9 @@ class CardRead:
     event_no: int
     card: str | None
     detail: str = ""
+    #: when unsure: the camera's likeliest cards and their probabilities, for
+    #: the dealer's confirm screen
+    guesses: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

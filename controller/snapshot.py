@@ -226,6 +226,8 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
     if hold is not None:
         held = {"reason": hold.reason, "message": hold.message,
                 "choices": cast("list[Choice]", hold.choices)}
+        if hold.reason == "unsure_card" and core.unsure is not None and core.unsure.guesses:
+            held["guesses"] = [{"card": c, "p": p} for c, p in core.unsure.guesses]
     alarms: list[Alarm] = [
         {"id": a.id, "kind": a.kind, "message": a.message,
          "choices": cast("list[Choice]", a.choices), "card": a.card}
