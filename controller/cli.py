@@ -27,6 +27,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "controller.commands.conformance",
         "check a shoe or panel bus against the protocol",
     ),
+    "doctor": ("controller.commands.doctor", "check a table's devices, camera, display, "
+               "journal and clock before doors open"),
+    "backup": ("controller.commands.backup", "copy a journal safely, even while the table runs"),
+    "setup": ("controller.commands.setup", "install the systemd units and udev rules"),
+    "bundle": ("controller.commands.bundle", "build an offline install folder for a table's box"),
 }
 
 

@@ -37,6 +37,9 @@ Example (every key; only ``seats`` and ``display.token`` are required)::
     host = "127.0.0.1"
     port = 8000
     token = "a-long-dealer-secret"
+
+    [backup]
+    dir = "/media/usb/pontoon-backups"  # a copy of the journal after each game
 """
 
 from __future__ import annotations
@@ -94,6 +97,12 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class BackupConfig:
+    #: where a copy of the journal goes at the end of each game (None: no copies)
+    dir: Path | None = None
+
+
+@dataclass(frozen=True)
 class TableConfig:
     name: str
     journal: Path
@@ -103,6 +112,7 @@ class TableConfig:
     camera: CameraConfig
     display: DisplayConfig
     source: str = "table.toml"
+    backup: BackupConfig = field(default_factory=BackupConfig)
 
     @property
     def players(self) -> list[str]:
@@ -207,6 +217,7 @@ def parse_config(
     devices = _devices(top.section("devices"))
     camera = _camera(top.section("camera"))
     display = _display(top.section("display"))
+    backup = _backup(top.section("backup"), base)
     top.finish()
     return TableConfig(
         name=name,
@@ -217,6 +228,7 @@ def parse_config(
         camera=camera,
         display=display,
         source=file,
+        backup=backup,
     )
 
 
@@ -325,6 +337,15 @@ def _display(display: _Section) -> DisplayConfig:
         raise display.error("token", f"must be at least {MIN_TOKEN_LENGTH} characters")
     display.finish()
     return DisplayConfig(token=token, host=host, port=port)
+
+
+def _backup(backup: _Section, base: Path) -> BackupConfig:
+    folder = backup.optional_text("dir")
+    backup.finish()
+    if folder is None:
+        return BackupConfig()
+    path = Path(folder)
+    return BackupConfig(dir=path if path.is_absolute() else base / path)
 
 
 def _slug(name: str) -> str:

@@ -64,6 +64,7 @@ from controller.rules import (
     new_game,
     pending,
 )
+from controller.rules.ruleset import Ruleset, ruleset_from_dict, ruleset_to_dict
 from firmware_bridge.host import (
     ButtonPressed,
     CardOut,
@@ -87,6 +88,9 @@ class CardRead:
     event_no: int
     card: str | None
     detail: str = ""
+    #: when unsure: the camera's likeliest cards and their probabilities, for
+    #: the dealer's confirm screen
+    guesses: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,14 @@ Event = DeviceEvent | CardRead | LinkChanged
 
 @dataclass(frozen=True)
 class GameSetup:
-    """What a game is started from; stored as the journal's ``game`` row."""
+    """What a game is started from; stored as the journal's ``game`` row.
+
+    The row pins the whole ruleset (``ruleset``), not only the preset's name
+    and the overrides: a software update that changes a preset's default
+    between the evenings of a two-day event must not change how an unfinished
+    game resumes or replays.  A setup read from an old journal without it
+    works the rules out from ``preset`` and ``options``, as they were written.
+    """
 
     preset: str
     players: tuple[str, ...]
@@ -113,8 +124,16 @@ class GameSetup:
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
     table: str = "Table"
+    #: the pinned ruleset (``ruleset_to_dict``); None: from ``preset`` and ``options``
+    ruleset: Mapping[str, Any] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def rules(self) -> Ruleset:
+        """The rules this game is played by (the pinned ones when stored)."""
+        if self.ruleset is not None:
+            return ruleset_from_dict(self.ruleset)
+        return load_ruleset(self.preset, dict(self.options))
+
+    def _choices(self) -> dict[str, Any]:
         return {
             "rules": self.preset,
             "options": dict(self.options),
@@ -124,8 +143,13 @@ class GameSetup:
             "table": self.table,
         }
 
+    def to_json(self) -> dict[str, Any]:
+        ruleset = self.ruleset if self.ruleset is not None else ruleset_to_dict(self.rules())
+        return self._choices() | {"ruleset": dict(ruleset)}
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameSetup:
+        ruleset = data.get("ruleset")
         return cls(
             preset=str(data["rules"]),
             players=tuple(data["players"]),
@@ -133,15 +157,16 @@ class GameSetup:
             seed=int(data.get("seed", 0)),
             options=dict(data.get("options") or {}),
             table=str(data.get("table", "Table")),
+            ruleset=dict(ruleset) if isinstance(ruleset, Mapping) else None,
         )
 
     def same_game(self, other: GameSetup) -> bool:
-        """Same rules and people (the table's name may change between runs)."""
-        return self.to_json() | {"table": ""} == other.to_json() | {"table": ""}
+        """Same choices and people (the table's name may change between runs, and
+        the pinned ruleset stays the one the game started with)."""
+        return self._choices() | {"table": ""} == other._choices() | {"table": ""}
 
     def start(self) -> GameState:
-        ruleset = load_ruleset(self.preset, dict(self.options))
-        return new_game(ruleset, list(self.players), banker=self.banker, seed=self.seed)
+        return new_game(self.rules(), list(self.players), banker=self.banker, seed=self.seed)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from controller.rules import (
     StakeNeed,
     StartDeal,
     apply,
+    check_players,
     load_ruleset,
     new_game,
     pending,
@@ -54,6 +55,7 @@ __all__ = [
     "ScenarioError",
     "ScenarioScript",
     "error_line",
+    "json_amount",
     "load_scenario",
     "parse_amount",
     "parse_word",
@@ -110,6 +112,13 @@ def parse_amount(text: Any) -> Amount:
     except (ValueError, ZeroDivisionError):
         raise ValueError(f"not an amount: {text!r}") from None
     return int(value) if value.denominator == 1 else value
+
+
+def json_amount(value: Any) -> Amount:
+    """An amount field of a scenario: a JSON number, never text (SCENARIO.md)."""
+    if isinstance(value, str):
+        raise ValueError(f"not an amount: {value!r} is text, and amounts are JSON numbers")
+    return parse_amount(value)
 
 
 def parse_word(text: str) -> tuple[str, Amount | None]:
@@ -202,6 +211,10 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> Scenario:
         raise ScenarioError(f"banker {banker!r} is not one of the players")
     if not rules.house_dealer and len(players) < 2:
         raise ScenarioError("a player-banked game needs at least two people")
+    try:
+        check_players(rules, players)
+    except IllegalAction as e:
+        raise ScenarioError(str(e)) from None
     cut = None
     if "cut" in data:
         if banker is not None or rules.house_dealer:
@@ -283,18 +296,21 @@ class ScenarioScript:
             raise ScenarioError(f"{where}: the game is over after {limit} counted deals")
         if "sale" not in self._pre and spec.sell_bank is not None:
             self._pre.append("sale")
+            raw = spec.sell_bank["price"]
             try:
-                price = parse_amount(spec.sell_bank["price"])
+                price = json_amount(raw)
             except ValueError as e:
-                raise _fail(f"{where}, sell_bank", str(e)) from None
+                raise _fail(f"{where}, {state.banker} (banker), sell_bank price {raw!r}",
+                            str(e)) from None
             self.context = (state.banker, None, f"sell bank to {spec.sell_bank['to']}")
             return SellBank(str(spec.sell_bank["to"]), price)
         if "kitty" not in self._pre and spec.kitty is not None:
             self._pre.append("kitty")
             try:
-                amount = parse_amount(spec.kitty)
+                amount = json_amount(spec.kitty)
             except ValueError as e:
-                raise _fail(f"{where}, kitty", str(e)) from None
+                raise _fail(f"{where}, {state.banker} (banker), kitty {spec.kitty!r}",
+                            str(e)) from None
             self.context = (state.banker, None, f"kitty {amount}")
             return PutKitty(amount)
         if isinstance(need, KittyNeed):
@@ -332,16 +348,16 @@ class ScenarioScript:
             raw = spec.stakes[need.player]
             self.context = (need.player, 1, f"stake {raw}")
             try:
-                return PlaceStake(need.player, parse_amount(raw))
+                return PlaceStake(need.player, json_amount(raw))
             except ValueError as e:
-                raise _fail(f"{where}, {need.player}, hand 1, stake", str(e)) from None
+                raise _fail(f"{where}, {need.player}, hand 1, stake {raw!r}", str(e)) from None
         if isinstance(need, ShootNeed):
             raw = spec.shoots.get(need.player, 0)
             self.context = (need.player, 1, f"shoot {raw}")
             try:
-                return PlaceShoot(need.player, parse_amount(raw))
+                return PlaceShoot(need.player, json_amount(raw))
             except ValueError as e:
-                raise _fail(f"{where}, {need.player}, hand 1, shoot", str(e)) from None
+                raise _fail(f"{where}, {need.player}, hand 1, shoot {raw!r}", str(e)) from None
         if isinstance(need, DecisionNeed):
             return self._decision(state, need, spec, where)
         if isinstance(need, BankNeed):
@@ -364,12 +380,12 @@ class ScenarioScript:
         words = spec.actions.get(need.player, [])
         i = self._words.get(need.player, 0)
         nxt = words[i] if i < len(words) else None
-        # A pontoon facing a dealer's ace waits only for the optional even money
-        # or insurance; a script that says neither simply lets it stand.
-        optional = "stick" in need.words and _pontoon_waiting(state)
-        if optional and (nxt is None or nxt.split()[0].lower() not in ("even-money", "insurance",
-                                                                          "even", "stick")):
-            self.context = (need.player, need.hand, "stick")
+        # A pontoon facing the dealer's ace ends by itself unless it takes even
+        # money, its only word (SCENARIO.md): any other word, ``stick`` included,
+        # is left for the player's next hand, or left over.  The engine offers
+        # ``even-money`` only to such a pontoon, and ``stick`` there plays it on.
+        if "even-money" in need.words and (nxt is None or not _is_even_money(nxt)):
+            self.context = (need.player, need.hand, None)
             return Decide(need.player, "stick")
         if nxt is None:
             self.context = (need.player, need.hand, None)
@@ -435,9 +451,11 @@ def _bank_total(state: GameState) -> int:
     return int(d.bank.total)
 
 
-def _pontoon_waiting(state: GameState) -> bool:
-    h = _current_hand(state)
-    return bool(h.pontoon and h.words == 0)
+def _is_even_money(word: str) -> bool:
+    try:
+        return parse_word(word)[0] == "even-money"
+    except ValueError:
+        return False
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:

@@ -226,6 +226,8 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
     if hold is not None:
         held = {"reason": hold.reason, "message": hold.message,
                 "choices": cast("list[Choice]", hold.choices)}
+        if hold.reason == "unsure_card" and core.unsure is not None and core.unsure.guesses:
+            held["guesses"] = [{"card": c, "p": p} for c, p in core.unsure.guesses]
     alarms: list[Alarm] = [
         {"id": a.id, "kind": a.kind, "message": a.message,
          "choices": cast("list[Choice]", a.choices), "card": a.card}
@@ -262,6 +264,9 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "standings": [{"name": n, "balance": _num(b)} for n, b in state.standings()],
         "game_over": state.game_over,
         "winners": state.winners() if state.game_over else [],
+        # new records: the core updates its link records in place, and a snapshot
+        # already published must not change with them (the display compares
+        # the last view with the new one to send only what changed)
         "links": _links(core),
         "counters": dict(core.counters),
         "manual": core.manual,

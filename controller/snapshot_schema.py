@@ -87,12 +87,23 @@ class Choice(TypedDict):
 
 
 @closed
+class Guess(TypedDict):
+    """A card the camera thinks likely, with its probability (0 to 1)."""
+
+    card: str
+    p: float
+
+
+@closed
 class Hold(TypedDict):
     """Why the table waits (``reason``: link_down, misdeal, unsure_card, dealer)."""
 
     reason: str
     message: str
     choices: list[Choice]
+    #: ``unsure_card`` only: the camera's likeliest cards, for the confirm screen
+    #: (the dealer's view only; the players' screen never shows them)
+    guesses: NotRequired[list[Guess]]
 
 
 @closed

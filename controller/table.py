@@ -353,56 +353,57 @@ class Table:
     async def _camera_worker(self) -> None:
         while True:
             event_no = await self._reads.get()
-            card, detail = await self._read_card()
-            self.feed(CardRead(event_no, card, detail))
+            card, detail, guesses = await self._read_card_guesses()
+            self.feed(CardRead(event_no, card, detail, guesses))
             arrived = self._card_arrived.pop(event_no, None)
             if arrived is not None:
                 self.card_latencies.append(time.perf_counter() - arrived)
 
     async def _read_card(self) -> tuple[str | None, str]:
+        card, detail, _ = await self._read_card_guesses()
+        return card, detail
+
+    async def _read_card_guesses(self) -> tuple[str | None, str, tuple[tuple[str, float], ...]]:
+        """The card, why not (when unsure) and the likeliest cards (when unsure)."""
         if self.camera is None or self.recognizer is None:
-            return None, "no camera"
+            return None, "no camera", ()
         return await asyncio.to_thread(self._read_blocking)
 
-    def _read_blocking(self) -> tuple[str | None, str]:
-        """Grab and read frames until ``frames`` agree (or ``max_grabs``).
+    def _read_blocking(self) -> tuple[str | None, str, tuple[tuple[str, float], ...]]:
+        """Grab and read frames, adding up their evidence, until it names a card
+        (``vision.evidence.FrameFusion``: at least ``frames`` frames showed an
+        index, the card leads clearly and some corner accepted it) or
+        ``max_grabs`` frames were read.
 
         The next frame is grabbed while this one is read, but only when this
-        one cannot complete the agreement, so exactly the same frames are
+        one cannot complete the decision, so exactly the same frames are
         grabbed as one by one (a camera fault still hits the same frames) and
         none is grabbed for nothing.
         """
-        from vision.consensus import FrameConsensus
+        from vision.evidence import FrameFusion
 
         assert self.camera is not None and self.recognizer is not None
         camera = self.camera
-        consensus = FrameConsensus(self.frames)
-        reasons: list[str] = []
-        seen: set[str] = set()
+        fusion = FrameFusion(min_frames=self.frames)
         grabber = self._grabber
         ahead: Future[Any] | None = None
         last: Any = None  # the previous frame's reading, while it named a card
         for i in range(self.max_grabs):
             frame = ahead.result() if ahead is not None else camera.grab()
             ahead = None
-            more = i + 1 < self.max_grabs and consensus.streak + 1 < self.frames
+            more = i + 1 < self.max_grabs and fusion.used + 1 < self.frames
             if more and grabber is not None:
                 ahead = grabber.submit(camera.grab)
             if frame is None:
-                reasons.append("no frame")
+                fusion.push_missing("no frame")
                 continue
             reading = self._read_frame(frame, last)
             last = reading if reading.card is not None else None
-            if reading.card is None:
-                reasons.append(reading.reason or "unsure")
-            else:
-                seen.add(reading.card)
-            final = consensus.push(reading)
-            if final is not None:
-                return final.card, ""
-        if len(seen) > 1:
-            return None, "frames disagree: " + " or ".join(sorted(seen))
-        return None, reasons[-1] if reasons else "unreadable"
+            fusion.push(reading)
+            if fusion.ready():
+                return fusion.decide().card, "", ()
+        final = fusion.decide(final=True)
+        return final.card, final.reason, final.guesses
 
     def _read_frame(self, frame: Any, last: Any) -> Any:
         """One frame's reading.  A card at rest lies where it lay a frame ago, so

@@ -40,6 +40,8 @@ from hardware_sim.clock import MODES, Clock
 from hardware_sim.faults import PRESETS, FaultConfig
 from hardware_sim.people import STRATEGIES, DealerMistakes
 
+CAMERA_MODES = ("overhead", "in_shoe")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", default="Ann,Ben,Cat",
@@ -60,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="human pace factor (realtime)")
     parser.add_argument("--camera", default="builtin",
                         help="deck design for the simulated camera ('none' for no camera)")
+    parser.add_argument("--camera-mode", choices=CAMERA_MODES, default="overhead",
+                        help="overhead: a card at rest on the table (default); in_shoe: the "
+                             "camera under the shoe's window, a pass of frames per card "
+                             "(the recogniser cannot read these yet)")
     parser.add_argument("--motor", action="store_true", help="the shoe has a dispensing motor")
     parser.add_argument("--no-dealer", action="store_true", help="no simulated dealer")
     parser.add_argument("--dealer-mistakes", default="",
@@ -70,8 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after this many seconds (0: run until interrupted)")
     parser.add_argument("--camera-port", type=int, default=0,
                         help="port of the camera's MJPEG stream on 127.0.0.1 (0: any free port)")
-    parser.add_argument("--camera-fps", type=float, default=25.0,
-                        help="frames per second the camera streams (%(default)s)")
+    parser.add_argument("--camera-fps", type=float, default=None,
+                        help="frames per second the camera streams (25 overhead; in_shoe: "
+                             "the camera's 120, so a pass plays as fast as it happens)")
     parser.add_argument("--manual-next", action="store_true",
                         help="the simulated dealer gathers the cards but leaves NEXT to a "
                              "person (the dealer panel or the display's next-deal)")
@@ -211,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         mistakes = DealerMistakes.parse(args.dealer_mistakes)
         camera = None if args.camera == "none" else args.camera
         common = dict(faults=faults, clock=clock, port_kind=args.ports, camera=camera,
-                      motor=args.motor, link_dir=args.link_dir)
+                      camera_mode=args.camera_mode, motor=args.motor, link_dir=args.link_dir)
         if args.scenario is not None:
             from controller.scenario import ScenarioError, load_scenario
 
@@ -227,6 +234,10 @@ def run(args: argparse.Namespace) -> int:
             rig = SimRig({name: i + 1 for i, name in enumerate(seats)}, seed=args.seed,
                          packs=args.packs, **common)
         bots = _parse_bots(args.bots, list(rig.seats))
+        if args.camera_fps is None:
+            from vision.geometry import IN_SHOE
+
+            args.camera_fps = IN_SHOE.fps if args.camera_mode == "in_shoe" else 25.0
         if args.camera_fps <= 0:
             raise ValueError("--camera-fps must be positive")
     except ValueError as exc:

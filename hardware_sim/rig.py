@@ -48,6 +48,15 @@ agree card for card. Otherwise the shoe holds the engine's seeded :class:`Pack`.
 The shoe port is a direct USB link (address 0); the panels answer at their
 seat address (1-14) and the dealer panel at 15, only when polled.
 
+``SimRig(..., firmware_shoe=True)`` puts the MicroPython reference firmware
+(``firmware_bridge/firmware/``, run under real MicroPython by
+:mod:`hardware_sim.firmware_runner`) behind the shoe port instead of the
+emulator: the world's hands pull cards through its simulated HAL
+(:class:`hardware_sim.devices.firmware_shoe.FirmwareShoe`). Opt-in; no motor,
+no faults, no bot table's dealer with it. ``firmware_panels=True`` does the
+same for the panel bus (:mod:`hardware_sim.devices.firmware_panels`): every
+panel is the firmware, its display and lamps read back for the people.
+
 ``SimRig(..., inline=True)``, started from inside a running asyncio loop, runs
 the devices on that loop instead of a thread of their own (the benchmark's
 choice: one busy thread fewer fighting for the GIL, no hand-offs between
@@ -69,6 +78,8 @@ from typing import Any, TypeVar
 from controller.rules import Action
 from firmware_bridge.wire import Button
 from hardware_sim.clock import Clock
+from hardware_sim.devices.firmware_panels import FirmwarePanels
+from hardware_sim.devices.firmware_shoe import FirmwareShoe
 from hardware_sim.devices.panels import Panel, PanelBus
 from hardware_sim.devices.shoe import ShoeEmulator
 from hardware_sim.devices.wiring import Wire
@@ -98,10 +109,13 @@ class SimRig:
         port_kind: str = "pty",
         camera: Any = "builtin",
         camera_preset: str = "normal",
+        camera_mode: str = "overhead",
         motor: bool = False,
         link_dir: Path | None = None,
         opencv_threads: int | None = 1,
         inline: bool = False,
+        firmware_shoe: bool = False,
+        firmware_panels: bool = False,
     ) -> None:
         self.seats = dict(seats)
         self.inline = inline
@@ -113,9 +127,20 @@ class SimRig:
         self.plan = FaultPlan(self.faults, random.Random(seed + 101), self.counters)
         self.port_kind = port_kind
         self.world = World(source=cards or PackSource(packs, seed))
-        self.camera = self._make_camera(camera, camera_preset, seed)
+        self.camera = self._make_camera(camera, camera_preset, seed, camera_mode)
         self.shoe = ShoeEmulator(self.world, self.clock, camera=self.camera, motor=motor)
-        self.panels = PanelBus(self.clock, self.seats)
+        #: the MicroPython firmware behind the shoe port instead of ``self.shoe``'s core
+        self.firmware: FirmwareShoe | None = None
+        if firmware_shoe:
+            if motor or self.faults != FaultConfig():
+                raise ValueError("the firmware shoe runs without a motor and without faults")
+            self.firmware = FirmwareShoe(self.world, self.clock, camera=self.camera, seed=seed)
+        self.firmware_panels: FirmwarePanels | None = None
+        if firmware_panels:
+            if self.faults != FaultConfig():
+                raise ValueError("the firmware panels run without faults")
+            self.firmware_panels = FirmwarePanels(self.clock, self.seats)
+        self.panels: PanelBus = self.firmware_panels or PanelBus(self.clock, self.seats)
         self._own_dir = link_dir is None
         self.link_dir = link_dir
         self.bg: BackgroundLoop | None = None
@@ -140,14 +165,14 @@ class SimRig:
         return cls(seats, cards=ScriptedSource(cards, rest), **kwargs)
 
     @staticmethod
-    def _make_camera(camera: Any, preset: str, seed: int) -> Any:
+    def _make_camera(camera: Any, preset: str, seed: int, mode: str = "overhead") -> Any:
         if camera is None or camera is False:
             return None
         if not isinstance(camera, str):
             return camera  # an object with show()/grab()/inject()
         from hardware_sim.camera import SimCamera
 
-        return SimCamera(camera, preset=preset, seed=seed)
+        return SimCamera(camera, preset=preset, seed=seed, mode=mode)
 
     # -- life cycle --------------------------------------------------------------------
     def start(self) -> SimRig:
@@ -167,9 +192,13 @@ class SimRig:
             # a folder named on the command line may not exist yet, as with
             # ``mkdir -p``: the stable port names are made inside it
             self.link_dir.mkdir(parents=True, exist_ok=True)
+        if self.firmware is not None:
+            self.firmware.start(self.link_dir)
         loop = asyncio.get_running_loop() if self.inline else None
         self.bg = BackgroundLoop("hardware-sim", loop=loop).start()
         self.bg.call(self._start_on_loop)
+        if self.firmware_panels is not None:
+            self.firmware_panels.start(self.link_dir, self.bg.loop)
         return self
 
     def warm_up(self) -> None:
@@ -182,14 +211,20 @@ class SimRig:
         assert self.bg is not None
         loop = self.bg.loop
         for i, name in enumerate(DEVICES):
+            if name == "shoe" and self.firmware is not None:
+                continue  # the firmware has its own pty
+            if name == "panels" and self.firmware_panels is not None:
+                continue
             port = make_port(name, self.port_kind, self.link_dir)
             firmware = self.shoe.core if name == "shoe" else self.panels.endpoint
             wire = Wire(port, firmware, self.clock, self.faults, seed=self.seed * 10 + i,
                         counters=self.counters)
             self.ports[name], self.wires[name] = port, wire
             wire.start(loop)
-        self.shoe.attach(self.wires["shoe"], loop)
-        self.panels.attach(self.wires["panels"])
+        if self.firmware is None:
+            self.shoe.attach(self.wires["shoe"], loop)
+        if self.firmware_panels is None:
+            self.panels.attach(self.wires["panels"])
         self.shoe.on_card_out.append(self._on_card_out)
 
     def stop(self) -> None:
@@ -197,8 +232,12 @@ class SimRig:
             return
         with contextlib.suppress(Exception):
             self.bg.call(self._stop_on_loop)
+        if self.firmware_panels is not None:
+            self.firmware_panels.stop()  # its watcher posts to the loop: stop it first
         self.bg.stop()
         self.bg = None
+        if self.firmware is not None:
+            self.firmware.stop()
         if self._own_dir and self.link_dir is not None:
             shutil.rmtree(self.link_dir, ignore_errors=True)
 
@@ -217,10 +256,14 @@ class SimRig:
     # -- where to connect ------------------------------------------------------------------
     @property
     def shoe_url(self) -> str:
+        if self.firmware is not None:
+            return self.firmware.url
         return self.ports["shoe"].url
 
     @property
     def bus_url(self) -> str:
+        if self.firmware_panels is not None:
+            return self.firmware_panels.url
         return self.ports["panels"].url
 
     def describe(self) -> dict[str, Any]:
@@ -257,7 +300,16 @@ class SimRig:
     # -- hands on the hardware -------------------------------------------------------------
     def pull_card(self, *, force: bool = False) -> Pull:
         """A hand pulls the next card from the shoe (the gate may refuse)."""
+        firmware = self.firmware
+        if firmware is not None:
+            return self.call(lambda: firmware.pull(force=force))
         return self.call(lambda: self.shoe.pull(force=force))
+
+    def shoe_gate_locked(self) -> bool:
+        """Whether the shoe's gate holds the cards now (the emulator's or the firmware's)."""
+        if self.firmware is not None:
+            return self.firmware.gate_locked
+        return self.call(lambda: self.shoe.gate_locked)
 
     def press(self, seat: str, button: Button) -> bool:
         """Press a button on ``seat``'s panel (``"dealer"`` for the dealer panel)."""
@@ -357,7 +409,10 @@ class SimRig:
 
         def _collect() -> list[str]:
             cards = self.world.collect(shuffle=shuffle)
-            self.shoe.refilled()
+            if self.firmware is not None:
+                self.firmware.refilled()
+            else:
+                self.shoe.refilled()
             return cards
 
         return self.call(_collect)

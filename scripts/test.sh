@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs them all.
 # Debian packages: Chromium (browser tests), gnome-cards-data (real deck designs
-# for the vision tests) and librsvg2-bin (renders those SVG designs).
+# for the vision tests), librsvg2-bin (renders those SVG designs) and systemd
+# (systemd-analyze verifies the units `pontoon-table setup` writes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -d /usr/share/aisleriot/cards ] || missing+=(gnome-cards-data)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
@@ -16,6 +18,21 @@ if [ ${#missing[@]} -gt 0 ]; then
     else
         echo "missing Debian packages (run as root to install): ${missing[*]}" >&2
     fi
+fi
+
+# MicroPython 1.27 compiled to WebAssembly (npm), to run the reference
+# firmware under the real interpreter; needs Node.js (Debian: nodejs, npm).
+command -v node >/dev/null && command -v npm >/dev/null || {
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    else
+        echo "missing Node.js (run as root to install: nodejs npm)" >&2
+    fi
+}
+mpy=@micropython/micropython-webassembly-pyscript
+if [ ! -f ".cache/mpy/node_modules/$mpy/micropython.mjs" ] && command -v npm >/dev/null; then
+    npm install --silent --no-audit --no-fund --prefix .cache/mpy "$mpy@1.27.0"
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -8,9 +8,10 @@ now checked against ``tests/reference`` - a second engine written from
 RULES.md and SCENARIO.md alone - by ``test_reference_scenarios.py``, and the
 scenarios added since were derived with the reference and worked by hand
 (the working is in ``scenarios/README.md``). Where the reference and the
-engine disagreed, the point was judged by hand against the rule book; the
-files where the engine was wrong were put right by hand and are listed in
-``ENGINE_BUGS`` below, expected to fail here until the engine is fixed.
+engine disagreed, the point was judged by hand against the rule book: the
+three files where the engine was wrong (a `stick` on a ponton pontoon facing
+the dealer's ace; two 14-person `traditional` games, now `house` games with
+one pack) were put right by hand, and the engine was fixed (issue 22).
 """
 
 from __future__ import annotations
@@ -41,33 +42,7 @@ def replay(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-# Expected files put right by hand where the engine breaks the rule book
-# (judged against the reference); the engine fix is issue 22's.
-ENGINE_BUGS = {
-    "ponton-insurance-lost-five-card-dealer-split-aces": (
-        "issue 22 (1): ponton accepts `stick` on a pontoon facing the dealer's ace;"
-        " SCENARIO.md refuses any word there but even money"
-    ),
-    "traditional-bust-cards-come-again": (
-        "issue 22 (5): traditional plays with 14 people; RULES.md §3 allows 2 to 8"
-    ),
-    "traditional-void-pack-runs-out": (
-        "issue 22 (5): traditional plays with 14 people; RULES.md §3 allows 2 to 8"
-    ),
-}
-
-
-def _case(path: Path) -> object:
-    if path.stem in ENGINE_BUGS:
-        return pytest.param(
-            path, marks=pytest.mark.xfail(strict=True, reason=ENGINE_BUGS[path.stem])
-        )
-    return path
-
-
-@pytest.mark.parametrize(
-    "path", [_case(p) for p in CASES], ids=[p.parent.name + "/" + p.stem for p in CASES]
-)
+@pytest.mark.parametrize("path", CASES, ids=[p.parent.name + "/" + p.stem for p in CASES])
 def test_example_scenario(path: Path) -> None:
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     done = replay(path)

@@ -10,6 +10,7 @@ Public API (see docs/architecture.md)::
 
 from vision.cards import CARD_CODES
 from vision.consensus import FrameConsensus
+from vision.evidence import FrameFusion
 from vision.ledger import CardConflict, Conflict, DealtCardLedger
 from vision.profile import DeckProfile, ProfileError, load_profile
 from vision.recognizer import Reading, Recognizer
@@ -23,6 +24,7 @@ __all__ = [
     "DealtCardLedger",
     "DeckProfile",
     "FrameConsensus",
+    "FrameFusion",
     "ImageError",
     "ImageSource",
     "ProfileError",

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
-from vision.index import IndexGlyphs, corner_patches, read_patch
+from vision.index import IndexGlyphs, card_corners
 from vision.profile import DeckProfile, ProfileError, build_profile
 from vision.sources import ImageError, load_image
 
@@ -33,7 +33,7 @@ def card_glyphs(image: Image) -> list[IndexGlyphs]:
     det = find_card(image)
     if det is None:
         return []
-    return [g for g in (read_patch(p) for p in corner_patches(image, det.quad)) if g is not None]
+    return [g for g in card_corners(image, det.quad) if g is not None]
 
 
 def find_calibration_images(folder: str | Path) -> dict[str, Path]:

@@ -3,7 +3,11 @@
 
 Both are used by the table and by acceptance checks, so their output is
 stable: ``read --json`` prints one JSON object per image, in argument order,
-with ``card`` null when unsure.  Bad input (a missing file, an image that is
+with ``card`` null when unsure, ``reason`` a code saying why (``no_card``,
+``no_index``, ``corners_disagree``, ``colour``, ``low_confidence``,
+``not_standard``, ``orientation``, ``bad_image``; empty when read),
+``detail`` the same in words, and ``guesses`` the likeliest cards when unsure
+(``[{"card": "6H", "p": 0.41}, ...]``).  Bad input (a missing file, an image that is
 not one, a folder missing cards) gets one plain line on stderr and a non-zero
 exit, never a traceback; the other images are still read.
 """
@@ -117,7 +121,8 @@ def _read(args: argparse.Namespace) -> int:
             ms = (time.perf_counter() - start) * 1000
             if args.json:
                 print(json.dumps({"image": path, "card": None, "confidence": 0.0,
-                                  "ms": round(ms, 3)}), flush=True)
+                                  "ms": round(ms, 3), "reason": "bad_image",
+                                  "detail": str(exc), "guesses": []}), flush=True)
             continue
         reading = recognizer.read(frame)
         ms = (time.perf_counter() - start) * 1000  # decoding the file counts too
@@ -127,6 +132,11 @@ def _read(args: argparse.Namespace) -> int:
                 "card": reading.card,
                 "confidence": round(reading.confidence, 4),
                 "ms": round(ms, 3),
+                # why unsure, as a code a program can act on, and in words
+                "reason": reading.code,
+                "detail": reading.reason,
+                # the likeliest cards when unsure, for the dealer's confirm screen
+                "guesses": [{"card": c, "p": p} for c, p in reading.guesses],
             }
             print(json.dumps(record), flush=True)
         elif reading.card is None:

@@ -16,7 +16,8 @@ dot product is a normalised correlation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import cv2
@@ -37,6 +38,12 @@ FloatArray = npt.NDArray[np.float32]
 
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
 _HALF_TURN = np.array([[-1, 0, CARD_W], [0, -1, CARD_H], [0, 0, 1]], dtype=np.float64)
+#: the patch at the card's top-right corner (upright) instead of its top-left
+_TO_RIGHT = np.array([[1, 0, CARD_W - CROP_W], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
+#: corners a card may carry an index in, in the order they are read: top-left,
+#: bottom-right (turned), then, for decks with an index there (a single index
+#: at the top-right, or four), top-right and bottom-left (turned)
+CORNERS = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -73,9 +80,13 @@ class IndexGlyphs:
 
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, corner: int) -> npt.NDArray[np.uint8]:
     """Index patch ``corner`` of the card: 0 the top-left, 1 the bottom-right
-    turned upright (so the recogniser can stop after one)."""
+    turned upright (so the recogniser can stop after one), 2 the top-right and
+    3 the bottom-left turned upright.  Patches 2 and 3 have the card's corner at
+    their top-right: :func:`read_corner` reads them mirrored."""
     h = cv2.getPerspectiveTransform(_CANON, quad).astype(np.float64)
-    m = h if corner == 0 else h @ _HALF_TURN
+    m = h if corner in (0, 2) else h @ _HALF_TURN
+    if corner >= 2:
+        m = m @ _TO_RIGHT
     patch = cv2.warpPerspective(
         frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
@@ -86,6 +97,35 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, corner: int) -> npt.N
 def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray[np.uint8]]:
     """The top-left and (turned upright) bottom-right index patches of the card."""
     return [corner_patch(frame, quad, k) for k in (0, 1)]
+
+
+def read_corner(patch: npt.NDArray[np.uint8], corner: int) -> IndexGlyphs | None:
+    """:func:`read_patch` of corner patch ``corner``.  A right-hand corner (2, 3)
+    is searched mirrored, so the index is looked for against the card's edge
+    as on the left, and its glyphs are turned back the right way round."""
+    if corner < 2:
+        return read_patch(patch)
+    g = read_patch(np.ascontiguousarray(patch[:, ::-1]))
+    if g is None:
+        return None
+    return replace(g, rank_ink=np.ascontiguousarray(g.rank_ink[:, ::-1]),
+                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]))
+
+
+def card_corners(
+    frame: npt.NDArray[np.uint8], quad: Quad
+) -> Iterator[IndexGlyphs | None]:
+    """The card's index corners, read lazily: the top-left and the turned
+    bottom-right first; only when neither shows an index, the top-right and the
+    turned bottom-left (a deck with a single index at the top-right).  A deck
+    with four indices is read from the first two like any other."""
+    found = False
+    for corner in CORNERS:
+        if corner == 2 and found:
+            return
+        g = read_corner(corner_patch(frame, quad, corner), corner)
+        found = found or g is not None
+        yield g
 
 
 def _feature(g: FloatArray) -> tuple[FloatArray, int, int]:
@@ -147,7 +187,20 @@ def flatten(minch: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.divide(minch, np.maximum(bg, 1), scale=255), np.uint8)
 
 
-def _boxes(mask: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[_Box]]:
+#: Card units along the patch's card edges (left, top) left out of the ink
+#: mask when the index was not found otherwise: table showing along an
+#: imprecise outline joins an index printed against the edge into one blob
+#: running the patch's length.  (Tried only after the whole mask failed, so an
+#: index clear of the edge is read exactly as before.)
+EDGE = 2
+
+
+def _boxes(
+    mask: npt.NDArray[np.uint8], edge: int = 0
+) -> tuple[npt.NDArray[np.int32], list[_Box]]:
+    if edge:
+        mask[:, :edge] = 0
+        mask[:edge, :] = 0
     # Grana's block-based labelling numbers blobs exactly as OpenCV's default
     # (Spaghetti, the same block scan) does, and is about 2.5 times faster with stats.
     n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
@@ -164,7 +217,7 @@ def _boxes(mask: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[_Bo
             continue  # runs off the patch: a pip of the card body, court art
         if h > 0.5 * CROP_H or w > 0.8 * CROP_W:
             continue  # frame lines
-        at_left, at_top = x == 0, y == 0
+        at_left, at_top = x <= edge, y <= edge
         if at_left and at_top:
             continue  # table showing through the rounded corner
         if (at_left or at_top) and max(w, h) > 4 * min(w, h):
@@ -256,8 +309,9 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     otsu, _ = cv2.threshold(minch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     first = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
     found = None
-    for thr in (first, *(dark + f * contrast for f in _RETRY_LEVELS)):
-        labels, boxes = _boxes(_ink_mask(minch, thr))
+    levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
+    for edge, thr in [(0, t) for t in levels] + [(EDGE, t) for t in levels]:
+        labels, boxes = _boxes(_ink_mask(minch, thr), edge)
         found = _split(boxes)
         if found is not None:
             break
@@ -343,3 +397,33 @@ def _masked(
 ) -> FloatArray:
     """The glyph's own ink inside its box ``[y0:y1, x0:x1]`` (other marks blanked)."""
     return np.where(keep[y0:y1, x0:x1], ink[y0:y1, x0:x1], 0.0).astype(np.float32)
+
+
+def loop_height(rank_ink: FloatArray) -> float | None:
+    """Where the rank glyph's largest closed loop sits, from its top (0) to its
+    bottom (1); None when it has no clear loop (blur closed it, or the glyph
+    has none).  A 6 has its loop low, a 9 high, in any typeface: the index's
+    geometry (rank above suit, at the card's corner) fixes which way is up, so
+    this tells them apart whatever the glyphs look like."""
+    h, w = rank_ink.shape
+    if h < 8 or w < 4:
+        return None
+    mask = cv2.copyMakeBorder(np.asarray(rank_ink > 0.5, np.uint8), 1, 1, 1, 1,
+                              cv2.BORDER_CONSTANT, value=0)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return None
+    best, best_area = None, 0.0
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent < 0:
+            continue  # an outer outline, not a hole
+        area = cv2.contourArea(c)
+        if area > best_area:
+            best, best_area = c, area
+    # a hole of a couple of pixels is a JPEG speck in a thick stroke, not a loop
+    if best is None or best_area < max(2.0, 0.015 * h * w):
+        return None
+    m = cv2.moments(best)
+    if m["m00"] <= 0:
+        return None
+    return float((m["m01"] / m["m00"] - 1) / h)

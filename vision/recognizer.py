@@ -11,17 +11,24 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import FOREIGN
+from vision.cards import CARD_CODES, FOREIGN, SUITS
 from vision.detect import Quad, find_card
+from vision.evidence import ACCEPT_BONUS, corner_evidence, reason_code, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
-from vision.index import IndexGlyphs, corner_patch, corner_patches, read_patch
+from vision.index import (
+    IndexGlyphs,
+    card_corners,
+    corner_patches,
+    loop_height,
+    read_patch,
+)
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
@@ -67,10 +74,25 @@ class Reading:
     #: where the card lay (full-frame corners) when a card was read: where to look
     #: first in the next frame of the same card (``Recognizer.read(look_at=...)``)
     quad: Quad | None = field(default=None, compare=False, repr=False)
+    #: the likeliest cards and their probabilities, when unsure (for the dealer's
+    #: confirm screen): ``(("6H", 0.41), ("9H", 0.33), ...)``
+    guesses: tuple[tuple[str, float], ...] = ()
+    #: log-likelihood per card (``CARD_CODES`` order) summed over the corners
+    #: read, for fusing frames (``vision.evidence``); None: no index was read
+    evidence: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
+    #: the cards a corner accepted on its own
+    accepted: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
         return self.card is None
+
+    @property
+    def code(self) -> str:
+        """Why unsure, as a code (``no_card``, ``no_index``, ``corners_disagree``,
+        ``colour``, ``low_confidence``, ``not_standard``, ``orientation``...);
+        empty when a card was read."""
+        return "" if self.card is not None else reason_code(self.reason)
 
 
 #: per suit: each learned ink's chroma, and whether it is of the suit's colour group
@@ -84,6 +106,8 @@ class _CornerVote:
     problem: str  # "" when the corner alone would be accepted
     #: so clear that the other corner need not be read (see ``SURE_PROB``)
     sure: bool = False
+    #: log-likelihood per card from the classifier (``vision.evidence``)
+    evidence: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
 
 
 def _best(scores: npt.NDArray[np.float32]) -> tuple[int, float, float]:
@@ -146,7 +170,12 @@ class Recognizer:
         tmpl = self._match(g)
         if tmpl.problem and FOREIGN in tmpl.card:
             return tmpl  # what ``_combine`` answers whatever the classifier says
-        return self._combine(tmpl, self._classify(g))
+        vote = self._combine(tmpl, self._classify(g))
+        if not vote.problem and vote.card[0] in "69" and _loop_says(g) not in (None, vote.card[0]):
+            # The deck's own templates named a 6 or 9 whose loop says the other:
+            # a blurred glyph of a typeface whose 9 is its 6 turned.
+            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence)
+        return vote
 
     def _combine(self, tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         """A corner under a deck profile: the deck's own templates and the generic
@@ -158,10 +187,17 @@ class Recognizer:
         both name the same card, one of them being sure is enough; when both are
         sure of different cards, the corner is not trusted at all.
         """
+        vote = self._combined(tmpl, clf)
+        return _CornerVote(vote.card, vote.confidence, vote.problem, vote.sure, clf.evidence)
+
+    @staticmethod
+    def _combined(tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         foreign = FOREIGN in tmpl.card
         if not tmpl.problem:
             if not clf.problem and clf.card != tmpl.card:
                 return _CornerVote(tmpl.card, 0.0, "the deck's glyphs and the classifier disagree")
+            if clf.problem.startswith("6 or 9") and clf.card != tmpl.card:
+                return _CornerVote(tmpl.card, 0.0, clf.problem)
             agree = clf.card == tmpl.card
             sure = agree and not clf.problem
             return _CornerVote(tmpl.card, min(1.0, tmpl.confidence + 0.1 * agree), "", sure)
@@ -213,17 +249,26 @@ class Recognizer:
         ps = m.suit.probs(suit_f)
         ri, si = int(np.argmax(pr)), int(np.argmax(ps))
         rank, suit = m.rank.classes[ri], m.suit.classes[si]
+        flipped = False
+        if rank in "69":
+            pr, flipped = _six_or_nine(pr, m.rank.classes, g)
+            ri = int(np.argmax(pr))
+            rank = m.rank.classes[ri]
         card = rank + suit
         conf = float(min(pr[ri], ps[si]))
+        fits = [not self._colour_problem(g, s) for s in SUITS]
+        evidence = corner_evidence(pr, ps, fits, None)
         if FOREIGN in card:
             problem = "not a standard index (another kind of deck?)"
+        elif flipped:
+            problem = _FLIPPED
         elif pr[ri] < m.min_rank_prob:
             problem = "rank ambiguous"
         elif ps[si] < m.min_suit_prob:
             problem = "suit ambiguous"
         else:
-            problem = self._colour_problem(g, suit)
-        return _CornerVote(card, conf, problem, not problem and conf >= SURE_PROB)
+            problem = "" if fits[SUITS.index(suit)] else "ink colour does not match the suit"
+        return _CornerVote(card, conf, problem, not problem and conf >= SURE_PROB, evidence)
 
     def _colour_problem(self, g: IndexGlyphs, suit: str) -> str:
         colours = self.profile.suit_colours if self.profile is not None else {}
@@ -291,8 +336,7 @@ class Recognizer:
         start = time.perf_counter()
         reading = self._read(frame, look_at)
         ms = (time.perf_counter() - start) * 1000
-        return Reading(reading.card, reading.confidence, reading.reason, reading.guess,
-                       reading.corners, ms, reading.quad)
+        return replace(reading, ms=ms)
 
     def _read(self, frame: npt.NDArray[np.uint8], look_at: Quad | None = None) -> Reading:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
@@ -310,16 +354,18 @@ class Recognizer:
             quad = det.quad
         else:
             quad = np.asarray(look_at, np.float32).reshape(4, 2)
-        reading = self.decide(read_patch(corner_patch(src, quad, k)) for k in range(2))
+        reading = self.decide(card_corners(src, quad))
         if reading.card is None:
             return reading
-        return Reading(reading.card, reading.confidence, reading.reason, reading.guess,
-                       reading.corners, quad=quad)
+        return replace(reading, quad=quad)
 
     def decide(self, corners: Iterable[IndexGlyphs | None]) -> Reading:
         """The reading from a card's index corners, taken lazily in order (None: a
         corner showing no index); stops early after a sure corner.  Split out of
-        ``read`` so ``benchmarks/vision_tune.py`` can replay cached corners."""
+        ``read`` so ``benchmarks/vision_tune.py`` can replay cached corners.
+
+        Besides the answer, the reading carries each corner's evidence summed
+        (for fusing frames) and, when unsure, the likeliest cards."""
         votes: list[_CornerVote] = []
         for g in corners:
             if g is None:
@@ -330,23 +376,72 @@ class Recognizer:
         if not votes:
             return Reading(None, 0.0, "no index visible", corners=0)
         good = [v for v in votes if not v.problem]
+        parts = [v.evidence for v in votes if v.evidence is not None]
+        evidence = np.sum(parts, axis=0) if parts else None
+        accepted = tuple(sorted({v.card for v in good}))
+        if evidence is not None:
+            for card in accepted:
+                evidence[CARD_CODES.index(card)] += ACCEPT_BONUS
         n = len(votes)
+
+        def unsure(reason: str, guess: str | None) -> Reading:
+            return Reading(None, 0.0, reason, guess=guess, corners=n,
+                           guesses=top_guesses(evidence), evidence=evidence,
+                           accepted=accepted)
+
         if not good:
             best = max(votes, key=lambda v: v.confidence)
-            guess = None if FOREIGN in best.card else best.card
-            return Reading(None, 0.0, best.problem, guess=guess, corners=n)
+            return unsure(best.problem, None if FOREIGN in best.card else best.card)
         cards = {v.card for v in good}
         if len(cards) > 1:
-            return Reading(None, 0.0, "the two corners disagree", corners=n)
+            return unsure("the two corners disagree", None)
         card = good[0].card
         if len(votes) == 2 and len(good) == 1:
             other = next(v for v in votes if v.problem)
             if _contradicts(other, card):
-                return Reading(None, 0.0, "the two corners disagree", guess=card, corners=n)
+                return unsure("the two corners disagree", card)
         conf = max(v.confidence for v in good)
         if len(good) == 2:
             conf = min(1.0, conf + 0.1)
-        return Reading(card, round(conf, 3), corners=n)
+        return Reading(card, round(conf, 3), corners=n, evidence=evidence, accepted=accepted)
+
+
+def _loop_says(g: IndexGlyphs) -> str | None:
+    """"6" when the rank's loop is in its lower half, "9" in its upper half,
+    None when it has no clear loop."""
+    loop = loop_height(g.rank_ink)
+    if loop is None:
+        return None
+    return "6" if loop > 0.5 else "9"
+
+
+#: the reason of a corner whose 6 or 9 the index's geometry contradicts
+_FLIPPED = "6 or 9: the index's geometry disagrees with the glyph"
+
+
+def _six_or_nine(
+    pr: npt.NDArray[np.float32], classes: str, g: IndexGlyphs
+) -> tuple[npt.NDArray[np.float32], bool]:
+    """Check a 6 or 9 against the index's geometry before naming it.
+
+    The corner patch is upright by construction (the card's corner fixes where
+    the index is, and the splitter takes the rank as the mark *above* the suit
+    sign), so the rank's closed loop tells the two apart without looking at
+    the glyph's shape: a 6 has its loop low, a 9 high.  A typeface whose 9 is
+    a 6 turned half a turn fools a shape classifier on a blurred or slanted
+    glyph; it cannot move the loop.  When the loop contradicts the classifier,
+    the corner answers nothing and its evidence no longer prefers either.
+    """
+    geometry = _loop_says(g)
+    if geometry is None:
+        return pr, False
+    six, nine = classes.index("6"), classes.index("9")
+    says = "6" if pr[six] >= pr[nine] else "9"
+    if says == geometry:
+        return pr, False
+    out = pr.copy()
+    out[six] = out[nine] = (pr[six] + pr[nine]) / 2
+    return out, True
 
 
 def _chroma(colour: Iterable[float]) -> tuple[float, float, float]:

@@ -222,6 +222,13 @@ async def _serve(
                       frames=config.camera.frames)
         async with table:
             install_state_dump(table)
+            if config.backup.dir is not None:
+                from controller.backup import AutoBackup
+
+                backups = AutoBackup(config.journal, config.backup.dir)
+                table.add_listener(backups.on_snapshot)
+                log.info("backups: a copy of the journal goes to %s after each game",
+                         config.backup.dir)
             app = create_app(table, token=config.display.token, title=config.name)
             host, port = config.display.host, config.display.port
             print(f"{config.name}: serving on http://{host}:{port}/", flush=True)

@@ -37,19 +37,22 @@ from .actions import (
     action_to_dict,
 )
 from .cards import CARDS, Card
-from .game import (
-    CardView,
-    GameState,
-    HandOutcome,
-    HandView,
-    apply,
-    legal_actions,
-    new_game,
-    pending,
-)
+from .game import GameState, check_players, new_game
 from .hands import hand_total, is_bust, is_five_card_trick, is_pontoon, is_soft
+from .outcomes import HandOutcome
 from .pack import Pack, PackError
-from .ruleset import PRESETS, Ruleset, RulesetError, load_ruleset
+from .pending import legal_actions, pending
+from .play import apply
+from .ruleset import (
+    PRESETS,
+    Ruleset,
+    RulesetError,
+    load_ruleset,
+    ruleset_from_dict,
+    ruleset_to_dict,
+)
+from .state import Phase, Step
+from .views import CardView, HandView
 
 __all__ = [
     "CARDS",
@@ -75,6 +78,7 @@ __all__ = [
     "Need",
     "Pack",
     "PackError",
+    "Phase",
     "PlaceShoot",
     "PlaceStake",
     "PutKitty",
@@ -85,10 +89,12 @@ __all__ = [
     "StackTop",
     "StakeNeed",
     "StartDeal",
+    "Step",
     "VoidDeal",
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "check_players",
     "hand_total",
     "is_bust",
     "is_five_card_trick",
@@ -98,4 +104,6 @@ __all__ = [
     "load_ruleset",
     "new_game",
     "pending",
+    "ruleset_from_dict",
+    "ruleset_to_dict",
 ]

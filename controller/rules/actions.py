@@ -17,6 +17,9 @@ from .cards import Card
 #: money as the table speaks it: whole units, or halves (insurance, 3:2 payouts)
 Amount = int | Fraction
 
+#: every word of a player's decision (``Decide.word``), in the order offered
+WORDS = ("stick", "twist", "buy", "double", "split", "shoot", "insurance", "even-money")
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid now; ``str()`` is a sentence a dealer understands.

@@ -21,6 +21,34 @@ _RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _CUT_ORDER = (14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 
 
+def rank_of(card: int) -> int:
+    """The rank index of a card code: 0 ace, 1-8 two to nine, 9-12 ten to king."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """The suit index of a card code (``SUITS``)."""
+    return card & 3
+
+
+def is_ace(card: int) -> bool:
+    """Aces are the first rank, so their codes are 0-3."""
+    return card < 4
+
+
+def is_ten_card(card: int) -> bool:
+    """Ten, jack, queen and king: ranks 9-12, codes from 36."""
+    return card >= _FIRST_TEN_CARD
+
+
+def same_rank(a: int, b: int) -> bool:
+    return a >> 2 == b >> 2
+
+
+#: the first ten-card code (the ten of clubs)
+_FIRST_TEN_CARD = 9 * 4
+
+
 class Card(int):
     """One playing card; immutable, hashable, ``str(card)`` is the two-letter form."""
 
@@ -28,32 +56,32 @@ class Card(int):
 
     @property
     def rank(self) -> str:
-        return RANKS[self >> 2]
+        return RANKS[rank_of(self)]
 
     @property
     def suit(self) -> str:
-        return SUITS[self & 3]
+        return SUITS[suit_of(self)]
 
     @property
     def rank_index(self) -> int:
-        return self >> 2
+        return rank_of(self)
 
     @property
     def value(self) -> int:
         """Value with an ace counted as 1 (the hand decides whether it is 11)."""
-        return _RANK_VALUE[self >> 2]
+        return _RANK_VALUE[rank_of(self)]
 
     @property
     def cut_rank(self) -> int:
-        return _CUT_ORDER[self >> 2]
+        return _CUT_ORDER[rank_of(self)]
 
     @property
     def is_ace(self) -> bool:
-        return self >> 2 == 0
+        return is_ace(self)
 
     @property
     def is_ten_card(self) -> bool:
-        return self >> 2 >= 9
+        return is_ten_card(self)
 
     @staticmethod
     def parse(text: str | Card) -> Card:
@@ -83,8 +111,10 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
-NAMES: tuple[str, ...] = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52))
-VALUES: tuple[int, ...] = tuple(_RANK_VALUE[i >> 2] for i in range(52))
+NAMES: tuple[str, ...] = tuple(RANKS[rank_of(i)] + SUITS[suit_of(i)] for i in range(52))
+VALUES: tuple[int, ...] = tuple(_RANK_VALUE[rank_of(i)] for i in range(52))
+#: ``is_ace`` of each code, for the hot path (an index is cheaper than a call)
+IS_ACE: tuple[bool, ...] = tuple(is_ace(i) for i in range(52))
 _BY_NAME: dict[str, Card] = {NAMES[i]: CARDS[i] for i in range(52)}
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .actions import WORDS
+
 
 class RulesetError(ValueError):
     """An unknown preset, an unknown option or a value that makes no sense."""
@@ -26,6 +28,9 @@ class Ruleset:
     #: decks in the shoe; ``None`` = one deck, two from ``two_packs_at`` people
     packs: int | None = None
     two_packs_at: int = 8
+    #: the most people at the table, a player-banker included (a house dealer is
+    #: not one of them); ``None``: no limit.  Traditional and shoot: 8 (RULES.md §3)
+    max_people: int | None = None
     #: "player": a player banks in turn; "house": a house dealer plays every seat
     dealer: str = "player"
     counted_deals: int | None = 8
@@ -95,11 +100,17 @@ class Ruleset:
 PRESETS: dict[str, Ruleset] = {
     "house": Ruleset(preset="house"),
     "traditional": Ruleset(
-        preset="traditional", packs=1, counted_deals=None, max_stake=10, bank_sale=True
+        preset="traditional",
+        packs=1,
+        max_people=8,
+        counted_deals=None,
+        max_stake=10,
+        bank_sale=True,
     ),
     "shoot": Ruleset(
         preset="shoot",
         packs=1,
+        max_people=8,
         counted_deals=None,
         max_stake=10,
         bank_sale=True,
@@ -166,6 +177,7 @@ _PAYS = {"pay_pontoon", "pay_five_card", "three_of_a_kind_pays"}
 _INTS: dict[str, tuple[int, int | None, bool]] = {
     "packs": (1, 8, True),
     "two_packs_at": (2, None, False),
+    "max_people": (1, None, True),
     "counted_deals": (1, None, True),
     "min_stake": (1, None, False),
     "max_stake": (1, None, False),
@@ -263,7 +275,37 @@ def ruleset_to_dict(rules: Ruleset) -> dict[str, Any]:
 
 
 def ruleset_from_dict(data: Mapping[str, Any]) -> Ruleset:
-    base = PRESETS[str(data["preset"])]
+    """The ruleset ``ruleset_to_dict`` wrote, whatever the presets say today:
+    every option stored wins over the preset's current default (an option
+    added since it was written takes the preset's value)."""
+    preset = str(data["preset"])
+    base = PRESETS.get(preset)
+    if base is None:
+        return load_ruleset(preset)  # refuses the unknown preset clearly
     opts = dict(data.get("options", {}))
-    diff = {k: v for k, v in opts.items() if base.options().get(k) != v}
-    return load_ruleset(str(data["preset"]), diff)
+    current = base.options()
+    diff = {k: v for k, v in opts.items() if current.get(k) != v}
+    return load_ruleset(preset, diff)
+
+
+_DECISION_WORDS: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
+
+
+def decision_words(r: Ruleset) -> tuple[str, ...]:
+    """The decision words these rules can ever allow, so ``pending`` skips the others."""
+    key = (r.buy, r.shoot_bets, r.insurance, r.even_money)
+    words = _DECISION_WORDS.get(key)
+    if words is None:
+        off = set()
+        if r.buy in ("double", "none"):
+            off.add("buy")
+        if r.buy != "double":
+            off.add("double")
+        if not r.shoot_bets:
+            off.add("shoot")
+        if not r.insurance:
+            off.add("insurance")
+        if not r.even_money:
+            off.add("even-money")
+        words = _DECISION_WORDS[key] = tuple(w for w in WORDS if w not in off)
+    return words

@@ -1,22 +1,34 @@
 """Sections 5.4 and 7: commands, result codes, lamps and text.
 
-Only the answers the spec states plainly are checked: which code wins when a
-command is wrong in two ways at once is not written down yet, so every probe
-here is wrong in exactly one way.
+Only the answers the spec states plainly are checked; which code wins when a
+command is wrong in two ways at once is section 3's order (type, length,
+values, capabilities), checked by ``commands.precedence``.
 """
 
 from __future__ import annotations
 
 import random
+import time
 
-from firmware_bridge.conformance.probe import Fail, Probe, Skip, code_name, name_of
+from firmware_bridge.conformance.probe import (
+    Fail,
+    Probe,
+    Received,
+    Skip,
+    code_name,
+    name_of,
+    result_ref,
+)
 from firmware_bridge.conformance.registry import check
 from firmware_bridge.wire import (
     MAX_TEXT,
     Capability,
     Dispense,
+    Event,
+    EventKind,
     Light,
     MsgType,
+    Result,
     ResultCode,
     SetGate,
     SetLights,
@@ -91,10 +103,78 @@ def already_done(p: Probe) -> None:
     if not p.info.capabilities & Capability.MOTOR:
         raise Skip("the device has no dispense motor")
     body = Dispense(random.randrange(1, 0xFFFF)).encode()
-    first = p.call(MsgType.DISPENSE, body)
-    if first.code != ResultCode.OK:
-        raise Skip(f"the first DISPENSE answered {code_name(first.code)} (load the shoe)")
+    dispense_one(p, body)
     answered(p, MsgType.DISPENSE, body, ResultCode.ALREADY_DONE, "the same dispense_no again")
+
+
+DISPENSE_CARD_WAIT = 1.0  # section 6: the card's CARD_OUT within 1 s of the motor starting
+
+
+def event_kind(r: Received) -> int | None:
+    return Event.decode(r.body).kind if r.type == MsgType.EVENT and r.fresh else None
+
+
+def dispense_one(p: Probe, body: bytes) -> None:
+    """DISPENSE, then its RESULT(OK) and after it the card's CARD_OUT within 1 s
+    (sections 5.4, 6 and 11.2); Skip when the shoe is empty. Waiting for the
+    card also keeps its CARD_OUT out of the next check's session."""
+    seq = p.command(MsgType.DISPENSE, body)
+    result = None
+    end = time.monotonic() + DISPENSE_CARD_WAIT + p.slack + 0.3
+    while True:
+        r = p.next(max(0.0, end - time.monotonic()))
+        if r is None:
+            if result is None:
+                raise Fail("no RESULT to DISPENSE")
+            raise Fail("no CARD_OUT (nor GATE_JAMMED) within 1 s of DISPENSE's RESULT(OK)")
+        if r.fresh and r.type == MsgType.RESULT and result_ref(r) == seq:
+            result = Result.decode(r.body)
+            if result.code != ResultCode.OK:
+                raise Skip(f"the first DISPENSE answered {code_name(result.code)} (load the shoe)")
+            end = r.at + DISPENSE_CARD_WAIT + p.slack
+        elif event_kind(r) == EventKind.CARD_OUT:
+            if result is None:
+                raise Fail("the dispensed card's CARD_OUT came before DISPENSE's RESULT")
+            return
+        elif event_kind(r) == EventKind.GATE_JAMMED:
+            raise Skip("the dispensed card jammed (GATE_JAMMED): free the shoe's exit")
+
+
+@check("11.2", "dispense.result-first",
+       "DISPENSE's RESULT(OK) comes before its card's CARD_OUT, within 1 s")
+def dispense_result_first(p: Probe) -> None:
+    p.open_session()
+    if not p.info.capabilities & Capability.MOTOR:
+        raise Skip("the device has no dispense motor")
+    dispense_one(p, Dispense(random.randrange(1, 0xFFFF)).encode())
+
+
+@check("5.4", "commands.precedence",
+       "a command wrong in two ways gets the first code of section 3's order")
+def precedence(p: Probe) -> None:
+    p.open_session()
+    caps = p.info.capabilities
+    # length before capability: a 40-byte SET_TEXT is BAD_LENGTH on any device
+    answered(p, MsgType.SET_TEXT, b"A" * 40, ResultCode.BAD_LENGTH, "a 40-byte SET_TEXT")
+    if caps & Capability.GATE:
+        # length before value: a 2-byte SET_GATE of value 2
+        answered(p, MsgType.SET_GATE, b"\x02\x00", ResultCode.BAD_LENGTH,
+                 "a 2-byte SET_GATE with the value 2")
+    if not caps & Capability.TEXT:
+        # value before capability: text with a TAB, to a device without text
+        answered(p, MsgType.SET_TEXT, b"A\tB", ResultCode.BAD_VALUE,
+                 "SET_TEXT with a TAB to a device without text")
+    if not caps & Capability.GATE:
+        answered(p, MsgType.SET_GATE, b"\x02", ResultCode.BAD_VALUE,
+                 "SET_GATE 2 to a device without a gate")
+
+
+@check("3", "text.too-long", "SET_TEXT of 33 bytes gets BAD_LENGTH (where there is text)")
+def text_too_long(p: Probe) -> None:
+    p.open_session()
+    if not p.info.capabilities & Capability.TEXT:
+        raise Skip("the device has no text display")
+    answered(p, MsgType.SET_TEXT, b"A" * (MAX_TEXT + 1), ResultCode.BAD_LENGTH, "33 characters")
 
 
 @check("7", "lights.unknown-bits",
@@ -106,6 +186,16 @@ def lights_unknown_bits(p: Probe) -> None:
     mask = 0xFFFFFFFF & ~int(Light.OFFLINE)
     answered(p, MsgType.SET_LIGHTS, SetLights(mask).encode(), ResultCode.OK, "every lamp bit")
     answered(p, MsgType.SET_LIGHTS, SetLights(0).encode(), ResultCode.OK, "lamps off")
+
+
+@check("7", "lights.offline-ignored",
+       "SET_LIGHTS with the OFFLINE bit gets OK (the bit is ignored)")
+def lights_offline_ignored(p: Probe) -> None:
+    p.open_session()
+    if not p.info.capabilities & Capability.LIGHTS:
+        raise Skip("the device has no lights")
+    answered(p, MsgType.SET_LIGHTS, SetLights(int(Light.OFFLINE)).encode(), ResultCode.OK,
+             "the OFFLINE bit alone")
 
 
 @check("7", "text.two-lines", "SET_TEXT of 32 characters with a line break is OK")

@@ -94,6 +94,44 @@ def resend(p: Probe) -> None:
         raise Fail(f"SYNC_EVENTS after {after} brought events {numbers(events)}, expected {want}")
 
 
+@check("5.3", "events.sync-beyond",
+       "SYNC_EVENTS after an event beyond the last: OK with the real numbers, nothing resent")
+def sync_beyond(p: Probe) -> None:
+    last = p.hello().last_event_no
+    seq = p.command(MsgType.SYNC_EVENTS, SyncEvents(p.info.boot_id, last + 5).encode())
+    r = p.expect(lambda r: r.fresh and r.type in (MsgType.RESULT, MsgType.EVENT),
+                 "RESULT to SYNC_EVENTS")
+    if r.type != MsgType.RESULT or r.body[0] != seq:
+        raise Fail("an EVENT came before the RESULT of SYNC_EVENTS")
+    if r.body[2] != 0 or len(r.body) < 11:
+        raise Fail(f"SYNC_EVENTS after {last + 5} (beyond the last, {last}) was not answered OK"
+                   " with 8 bytes")
+    told = int.from_bytes(r.body[7:11], "little")
+    if told != last:
+        raise Fail(f"SYNC_EVENTS after {last + 5} says last event {told}, HELLO_REPLY said {last}")
+    events = p.events_until_quiet()
+    if events:
+        raise Fail(f"SYNC_EVENTS beyond the last event brought events {numbers(events)}")
+
+
+@check("5.3", "events.sync-twice",
+       "a second SYNC_EVENTS in a session is answered the same way and resends again")
+def sync_twice(p: Probe) -> None:
+    last = need_events(p, 2)
+    p.command(MsgType.SYNC_EVENTS, SyncEvents(p.info.boot_id, last).encode())
+    p.expect(lambda r: r.fresh and r.type == MsgType.RESULT, "RESULT to the first SYNC_EVENTS")
+    p.events_until_quiet()
+    seq = p.command(MsgType.SYNC_EVENTS, SyncEvents(p.info.boot_id, last - 2).encode())
+    r = p.expect(lambda r: r.fresh and r.type == MsgType.RESULT and r.body[0] == seq,
+                 "RESULT to the second SYNC_EVENTS")
+    if r.body[2] != 0:
+        raise Fail("a second SYNC_EVENTS was not answered OK")
+    events = p.events_until_quiet()
+    if numbers(events) != [last - 1, last]:
+        raise Fail(f"a second SYNC_EVENTS after {last - 2} brought events {numbers(events)},"
+                   f" not [{last - 1}, {last}]")
+
+
 @check("5.3", "events.other-boot",
        "SYNC_EVENTS naming another boot_id resends every event of this boot it holds")
 def other_boot(p: Probe) -> None:

@@ -4,9 +4,10 @@ device kinds and capabilities."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from firmware_bridge.conformance.checks_framing import harmless_command
-from firmware_bridge.conformance.probe import Fail, Probe, name_of, reply_nonce
+from firmware_bridge.conformance.probe import Fail, Probe, Received, name_of, reply_nonce
 from firmware_bridge.conformance.registry import SHOE, check
 from firmware_bridge.wire import (
     ADDRESS_DEALER,
@@ -91,6 +92,43 @@ def hello_other_major(p: Probe) -> None:
     reply = p.hello(major=PROTOCOL_MAJOR + 1)
     if reply.major != PROTOCOL_MAJOR:
         raise Fail(f"to a HELLO of major 2 the device answers major {reply.major}, not its own 1")
+
+
+@check("4", "hello.other-major-session",
+       "a HELLO of another major version neither ends nor starts a session")
+def hello_other_major_session(p: Probe) -> None:
+    p.open_session()
+    p.call(*harmless_command(p))
+    p.settle()
+    p.hello(major=PROTOCOL_MAJOR + 1)
+    try:
+        r, _ = p.ping()
+    except Fail:
+        raise Fail("after a HELLO of major 2 a PING got no PONG: the session ended") from None
+    if r.header.ack != p.next_seq:
+        raise Fail(f"after a HELLO of major 2 the device acks {r.header.ack}, not"
+                   f" {p.next_seq}: it started a new session")
+    p.call(*harmless_command(p))
+
+
+def replying_to(nonce: int) -> Callable[[Received], bool]:
+    return lambda r: r.type == MsgType.HELLO_REPLY and reply_nonce(r) == nonce
+
+
+@check("4", "hello.zero-seq", "HELLO_REPLY carries seq 0 and ack 0, also within a session")
+def hello_zero_seq(p: Probe) -> None:
+    p.open_session()
+    for _ in range(2):
+        p.call(*harmless_command(p))
+    p.settle()
+    nonce = p.new_nonce()
+    for hello_nonce in (p.info.nonce, nonce):  # a retransmission, then a new session
+        p.inbox.clear()
+        p.send(MsgType.HELLO, Hello(PROTOCOL_MAJOR, 0, hello_nonce).encode(),
+               seq=0, ack=0, flags=0)
+        r = p.expect(replying_to(hello_nonce), "HELLO_REPLY", poll=False)
+        if (r.header.seq, r.header.ack) != (0, 0):
+            raise Fail(f"HELLO_REPLY carries seq {r.header.seq} ack {r.header.ack}, not 0 and 0")
 
 
 @check("4", "session.new", "a HELLO with a new nonce starts sequence numbers at 0 on both sides")

@@ -25,12 +25,21 @@ Example::
     cam.inject("drop")          # next grab returns None (camera hiccup)
     cam.show(None)              # nothing under the camera: an empty table
     cam.show("KS", face_up=False)   # a card dealt face down: its back is seen
+
+``mode="in_shoe"`` is the camera under the shoe's window instead
+(:mod:`hardware_sim.camera.in_shoe`, ``docs/hardware.md`` section 2): ``show(code)``
+starts the card's pass and each grab returns its next frame at 120 fps (then
+the empty window); ``truth`` is then a
+:class:`~hardware_sim.camera.in_shoe.PassFrame`.  It is not the table
+simulation's default yet: the recogniser cannot read those frames until the
+in-shoe reader (issue 18) lands.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,10 +59,15 @@ from hardware_sim.camera.frames import (
 )
 from hardware_sim.cards import Deck, open_deck, parse_code
 
+if TYPE_CHECKING:
+    from hardware_sim.camera.in_shoe import InShoeCamera, PassFrame
+
 Image = NDArray[np.uint8]
 
 # fault kinds for inject(); all but "finger" must make a recogniser unsure
 FAULTS = ("blackout", "glare", "finger", "mostly_covered", "drop")
+#: "overhead": over the table, a card at rest; "in_shoe": under the shoe's window
+MODES = ("overhead", "in_shoe")
 
 
 class SimCamera:
@@ -66,7 +80,16 @@ class SimCamera:
         preset: str | Effects = "normal",
         seed: int = 0,
         size: tuple[int, int] = (640, 480),
+        mode: str = "overhead",
     ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown camera mode {mode!r}; choose from {MODES}")
+        self.mode = mode
+        self._in_shoe: InShoeCamera | None = None
+        if mode == "in_shoe":
+            from hardware_sim.camera.in_shoe import in_shoe_camera
+
+            self._in_shoe = in_shoe_camera(deck, preset=preset, seed=seed, size=size)
         self.deck = open_deck(deck) if isinstance(deck, str) else deck
         self.preset = preset
         self.size = size
@@ -79,7 +102,7 @@ class SimCamera:
         #: the table, light, focus, sensor and encoder of every shot (see the module)
         self.room: Scene = sample_scene(self._rng, preset=preset, size=size, kind="empty_table")
         self._backdrop: Backdrop | None = None
-        self.truth: Frame | None = None
+        self.truth: Frame | PassFrame | None = None
         self.frames_grabbed = 0
 
     def show(self, code: str | None, *, face_up: bool = True) -> None:
@@ -88,12 +111,17 @@ class SimCamera:
             self._code = parse_code(code) if code is not None else None
             self._face_up = face_up
             self._shots.clear()
+            if self._in_shoe is not None:
+                self._in_shoe.show(self._code)
 
     def warm_up(self) -> None:
         """Render every face and the room now (they are cached), so the first deal
         is not slower."""
         from hardware_sim.cards import CARD_CODES
 
+        if self._in_shoe is not None:
+            self._in_shoe.warm_up()
+            return
         for code in CARD_CODES:
             self.deck.face(code)
             self.deck.mask(code)
@@ -110,6 +138,8 @@ class SimCamera:
         ``drop`` (grab returns None)."""
         if kind not in FAULTS:
             raise ValueError(f"unknown camera fault {kind!r}; choose from {FAULTS}")
+        if self._in_shoe is not None:
+            self._in_shoe.check_fault(kind)
         if count < 0:
             raise ValueError("count must not be negative")
         with self._lock:
@@ -151,6 +181,9 @@ class SimCamera:
         with self._lock:
             fault = self._faults.popleft() if self._faults else None
             self.frames_grabbed += 1
+            if self._in_shoe is not None:
+                self.truth = self._in_shoe.grab(fault)
+                return None if self.truth is None else self.truth.image
             if fault == "drop":
                 self.truth = None
                 return None

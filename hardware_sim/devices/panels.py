@@ -149,6 +149,7 @@ class PanelBus:
         *,
         seat_buttons: Iterable[Button] = (*SEAT_BUTTONS, *EXTRA_SEAT_BUTTONS),
         dealer: bool = True,
+        panel_cls: type[Panel] = Panel,
     ) -> None:
         buttons = tuple(seat_buttons)
         self.panels: dict[int, Panel] = {}
@@ -159,10 +160,10 @@ class PanelBus:
             if address in self.panels:
                 raise ValueError(f"seat panels {name!r} and {self.panels[address].name!r} "
                                  f"share address {address}")
-            self._add(Panel(name, seat_identity(address, buttons), address, clock))
+            self._add(panel_cls(name, seat_identity(address, buttons), address, clock))
         self.dealer: Panel | None = None
         if dealer:
-            self.dealer = Panel("dealer", dealer_identity(), ADDRESS_DEALER, clock)
+            self.dealer = panel_cls("dealer", dealer_identity(), ADDRESS_DEALER, clock)
             self._add(self.dealer)
         self.endpoint = BusEndpoint(p.core for p in self.panels.values())
 

@@ -31,6 +31,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.camera.profile_cache import camera_profile
     from hardware_sim.clock import Clock
+    from hardware_sim.people import DealerMistakes
     from hardware_sim.rig import SimRig
     from vision.recognizer import Recognizer
 
@@ -56,7 +57,9 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
                           recognizer=Recognizer(camera_profile(rig.camera)))
             async with table:
                 install_state_dump(table)
-                rig.start_dealer(view=table.snapshot, press_next=True, pace=1.5)
+                mistakes = DealerMistakes.parse(getattr(args, "dealer_mistakes", "") or "")
+                rig.start_dealer(view=table.snapshot, press_next=True, pace=1.5,
+                                 mistakes=mistakes, seed=args.seed)
                 rig.start_bots(
                     {name: STRATEGIES[i % len(STRATEGIES)] for i, name in enumerate(players)}
                 )

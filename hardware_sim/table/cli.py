@@ -5,8 +5,13 @@
   and the recogniser, and prints the same JSON as ``replay`` (errors: exit 2
   with replay's one-line message).  With ``--journal`` a killed run restarted
   with the same journal finishes the same game.
+* ``sim --scenario FILE --json --firmware``: the same with the MicroPython
+  reference firmware (under MicroPython in Node) as the shoe; with
+  ``--firmware-panels`` as every panel too.
 * ``sim`` alone runs bots and a simulated dealer at a simulated table and
-  serves the dealer display, printing its URL and the dealer's token.
+  serves the dealer display, printing its URL and the dealer's token;
+  ``--dealer-mistakes`` (as ``sim-hw`` takes it) makes that dealer pull cards
+  past the locked gate and so on, to see and practise the hold screens.
 """
 
 from __future__ import annotations
@@ -30,6 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--recover", action="store_true", help="continue a damaged journal from its last good row"
     )
+    parser.add_argument(
+        "--firmware", action="store_true",
+        help="scenario: the MicroPython reference firmware is the shoe (needs Node.js)",
+    )
+    parser.add_argument(
+        "--firmware-panels", action="store_true",
+        help="scenario: the MicroPython reference firmware is every panel too",
+    )
     parser.add_argument("--compact", action="store_true", help="print JSON on one line")
     parser.add_argument("--players", default="Ann,Ben,Cat,Dan", help="bot table: seat names")
     parser.add_argument("--rules", default="house", help="bot table: rules preset")
@@ -44,30 +57,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace", type=float, default=1.0, help="bot table: human speed (0 = as fast as possible)"
     )
+    parser.add_argument(
+        "--dealer-mistakes", default="", metavar="MISTAKE=P,...",
+        help="bot table: the simulated dealer's mistakes, as sim-hw takes them "
+             "(e.g. draw_while_locked=0.05,force_gate=1): misdeals and other holds to practise on",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.scenario:
         return _run_scenario(args)
+    from hardware_sim.people import DealerMistakes
     from hardware_sim.table.bot_table import serve_bot_table
 
+    try:
+        DealerMistakes.parse(args.dealer_mistakes)
+    except ValueError as exc:
+        print(f"pontoon-table sim: --dealer-mistakes: {exc}", file=sys.stderr)
+        return 2
     token = args.token or secrets.token_urlsafe(12)
     return asyncio.run(serve_bot_table(args, token))
 
 
 def _run_scenario(args: argparse.Namespace) -> int:
     from controller.journal import JournalError
+    from hardware_sim.firmware_runner import FirmwareRunnerError
     from hardware_sim.table.scenario_run import play_scenario
 
     try:
         result = asyncio.run(
             play_scenario(
-                args.scenario, faults=args.faults, journal_path=args.journal, recover=args.recover
+                args.scenario, faults=args.faults, journal_path=args.journal,
+                recover=args.recover, firmware=args.firmware,
+                firmware_panels=args.firmware_panels,
             )
         )
     except ScenarioError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
+    except FirmwareRunnerError as exc:
+        print(f"pontoon-table sim: the firmware shoe cannot run: {exc}", file=sys.stderr)
+        return 1
     except JournalError as exc:
         print(f"pontoon-table sim: {exc}", file=sys.stderr)
         return 1

@@ -202,7 +202,7 @@ class ScenarioRun:
         """Pull a card when the table wants one and the physical gate is open."""
         if self.core.gate_locked() or self.core.cards_out_seen < self.pulled:
             return False
-        if self.rig.call(lambda: self.rig.shoe.gate_locked):
+        if await asyncio.to_thread(self.rig.shoe_gate_locked):
             return False
         outcome = await asyncio.to_thread(self.rig.pull_card)
         log.debug("dealer pulls a card: %s", outcome)
@@ -306,8 +306,14 @@ async def play_scenario(
     frames: int = 3,
     hook: Hook | None = None,
     rig_options: dict[str, Any] | None = None,
+    firmware: bool = False,
+    firmware_panels: bool = False,
 ) -> dict[str, Any]:
-    """Play ``path`` through the full simulated stack; the result JSON (or ScenarioError)."""
+    """Play ``path`` through the full simulated stack; the result JSON (or ScenarioError).
+
+    ``firmware``: the MicroPython reference firmware is the shoe
+    (``SimRig(firmware_shoe=True)``) instead of the emulator; ``firmware_panels``:
+    the panels too."""
     from firmware_bridge.drivers import PanelBus, Shoe
     from hardware_sim.camera.profile_cache import camera_profile
     from hardware_sim.rig import SimRig
@@ -329,7 +335,12 @@ async def play_scenario(
     actions = journal.actions() if journal.game else []
     seen = fast_forward(script, setup, actions) if actions else 0
     dealt = sum(1 for a in actions if a.get("type") == "DealCard")
-    rig = SimRig.for_scenario(scenario, faults=faults, **(rig_options or {}))
+    options = dict(rig_options or {})
+    if firmware:
+        options["firmware_shoe"] = True
+    if firmware_panels:
+        options["firmware_panels"] = True
+    rig = SimRig.for_scenario(scenario, faults=faults, **options)
     source = rig.world.shoe.source
     for _ in range(dealt):
         source.draw()

@@ -220,7 +220,7 @@ def test_the_token_is_asked_for_on_the_page_and_a_refusal_says_so(
     tap(page, "#btn-token")
     expect(page.locator("#conn")).to_have_text("live")
     expect(form).to_be_hidden()
-    expect(page.locator("#next")).to_contain_text("Next deal")
+    expect(page.locator("#next")).to_contain_text("press NEXT for deal 1")
     assert page.evaluate("sessionStorage.getItem(Table.TOKEN_KEY)") == TOKEN
     assert dialogs == [], dialogs
     assert len(loads) == 1, loads  # the page never reloaded itself

@@ -7,12 +7,15 @@ import asyncio
 import threading
 from typing import Any
 
+import numpy as np
 from ctrl_drive import SCENARIOS, new_core
 
 from controller.table import Table
 from hardware_sim.camera import SimCamera
 from hardware_sim.camera.profile_cache import deck_profile
-from vision.recognizer import Recognizer
+from vision.cards import CARD_CODES
+from vision.evidence import FUSE_MARGIN
+from vision.recognizer import Reading, Recognizer
 
 HOUSE = next(p for p in SCENARIOS if p.name == "house-buy-example.json")
 
@@ -127,3 +130,47 @@ def test_a_card_swapped_between_frames_is_searched_for_and_read_afresh() -> None
     assert rec.calls[2] == ("search", "KS")
     assert rec.calls[3:] == [("look", "KS"), ("look", "KS")]
     assert cam.grabs == 4
+
+
+class LeaningRecognizer:
+    """Never sure of any frame, but each frame's evidence leans to ``card`` by
+    ``lead`` nats (a stand-in for blurred frames of one card)."""
+
+    def __init__(self, card: str, lead: float) -> None:
+        self.card, self.lead = card, lead
+        self.reads = 0
+
+    def read(self, frame: Any, *, look_at: Any = None) -> Reading:
+        self.reads += 1
+        evidence = np.zeros(len(CARD_CODES))
+        evidence[CARD_CODES.index(self.card)] = self.lead
+        return Reading(None, 0.0, "rank ambiguous", evidence=evidence)
+
+
+def _read_guesses(recognizer: LeaningRecognizer) -> tuple[str | None, str, Any]:
+    async def run() -> tuple[str | None, str, Any]:
+        camera = SimCamera("builtin", preset="clean", seed=9)
+        table = Table(new_core(HOUSE), camera=camera, recognizer=recognizer, frames=3)
+        camera.show("6H")
+        return await table._read_card_guesses()
+
+    return asyncio.run(run())
+
+
+def test_frames_that_each_lean_to_a_card_are_fused_into_it() -> None:
+    """No frame is sure, so voting would never answer; three frames each
+    leading by 0.4 of the margin make 1.2 margins: the card is named after
+    exactly three frames."""
+    rec = LeaningRecognizer("7C", 0.4 * FUSE_MARGIN)
+    assert _read_guesses(rec) == ("7C", "", ())
+    assert rec.reads == 3
+
+
+def test_an_unsure_card_comes_with_the_fused_guesses() -> None:
+    """Twelve frames leading by 1/24 of the margin each make half a margin:
+    unsure after all twelve, with the leaning card as the first guess."""
+    rec = LeaningRecognizer("6H", FUSE_MARGIN / 24)
+    card, why, guesses = _read_guesses(rec)
+    assert card is None and why == "rank ambiguous"
+    assert guesses[0][0] == "6H"
+    assert rec.reads == 12

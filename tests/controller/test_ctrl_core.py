@@ -66,6 +66,21 @@ def _card_out_of_pack(core: TableCore) -> str:
     return next(str(c) for c in CARDS if c not in core.state.pack)
 
 
+def test_an_unsure_card_offers_the_cameras_guesses_to_the_dealer_only() -> None:
+    """The guesses given in the CardRead (written here by hand) reach the
+    dealer's hold unchanged, and the players' view shows none of them."""
+    core = started(rows=5)
+    core.handle(CardOut(101, 0))
+    core.handle(CardRead(101, None, "corners disagree", (("6H", 0.41), ("9H", 0.33))))
+    snap = build_snapshot(core)
+    assert snap["hold"] is not None
+    assert snap["hold"]["guesses"] == [{"card": "6H", "p": 0.41}, {"card": "9H", "p": 0.33}]
+    public = repr(public_view(snap))
+    assert "guesses" not in public and "0.41" not in public
+    assert core.confirm_card(str(core.state.pack.peek())).ok
+    assert build_snapshot(core)["hold"] is None
+
+
 def test_impossible_reading_asks_the_dealer() -> None:
     core = started(rows=5)
     gone = _card_out_of_pack(core)

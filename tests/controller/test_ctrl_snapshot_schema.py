@@ -102,7 +102,8 @@ def test_the_faults_of_a_real_table_give_snapshots_that_match_the_schema() -> No
     driver = Driver(core, path)
     driver.until(lambda c: c.state.deal is not None and isinstance(c.need(), CardNeed))
     core.handle(CardOut(1000, 0))
-    core.handle(CardRead(1000, None, "glare"))  # unsure: the dealer must confirm
+    # unsure: the dealer must confirm, offered the camera's guesses
+    core.handle(CardRead(1000, None, "glare", (("6H", 0.6), ("9H", 0.3))))
     assert build_snapshot(core)["hold"]["reason"] == "unsure_card"
     assert core.command("confirm_card", {"code": str(core.state.pack.peek())}).ok
     core.handle(ButtonPressed(Button.NEXT, address=ADDRESS_DEALER))  # refused mid-deal: a notice

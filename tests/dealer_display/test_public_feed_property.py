@@ -127,13 +127,13 @@ def _deal_a_hidden_pontoon_live() -> CoreLink:
 
 async def _deal_a_hidden_pontoon_manual() -> ManualTable:
     table = ManualTable(rules="house", players=["Ann", "Ben", "Cat", "Dan"], banker="Dan")
-    assert (await table.next_deal()).ok
+    assert (await table.command("next_deal")).ok
     for code in ["7C", "8D", "QH", "2S"]:
-        assert (await table.confirm_card(code)).ok
+        assert (await table.command("confirm_card", {"code": code})).ok
     for name in ["Ann", "Ben", "Cat"]:
-        assert (await table.decide(name, "stake", 2)).ok
+        assert (await table.command("decide", {"seat": name, "decision": "stake", "amount": 2})).ok
     for code in ["9C", "TD", "AC", "3S"]:
-        assert (await table.confirm_card(code)).ok
+        assert (await table.command("confirm_card", {"code": code})).ok
     return table
 
 

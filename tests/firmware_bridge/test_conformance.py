@@ -40,14 +40,17 @@ from firmware_bridge.wire import (
     COMMAND_TYPES,
     FLAG_FROM_DEVICE,
     Button,
+    Capability,
     DeviceKind,
     DeviceStatus,
+    Dispense,
     EventKind,
     Frame,
     FrameDecoder,
     FrameError,
     Header,
     Hello,
+    Light,
     MsgType,
     Pong,
     Result,
@@ -64,7 +67,9 @@ from firmware_bridge.wire import (
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 #: latency allowed on top of the spec's timings: a pty on a busy 2-core test box
-SLACK = 0.06
+#: (a device thread woke 135 ms late for its 50 ms retransmission at load 7);
+#: still below every broken device's error (a 200 ms first retransmission)
+SLACK = 0.1
 SHOE_EVENTS = 70  # more than the 64 the log must keep, so the log has wrapped
 PANEL_EVENTS = 3
 
@@ -72,8 +77,23 @@ PANEL_EVENTS = 3
 # --- reference devices ------------------------------------------------------------
 
 
+class MotorShoe(DeviceCore):
+    """The reference core with cards at its gate: the card a DISPENSE starts
+    leaves at once, its CARD_OUT queued just behind the RESULT (section 11.2).
+    The core alone has no mechanism to put a card out; the simulator's world
+    does that for the emulated shoe."""
+
+    def _execute(self, seq: int, mtype: int, body: bytes, now: float) -> None:
+        hardware = self.hardware
+        assert isinstance(hardware, RecordingHardware)
+        before = hardware.dispensed
+        super()._execute(seq, mtype, body, now)
+        if hardware.dispensed > before:
+            self.emit_card_out(now)
+
+
 def shoe(
-    cls: type[DeviceCore] = DeviceCore,
+    cls: type[DeviceCore] = MotorShoe,
     *,
     identity: DeviceIdentity | None = None,
     config: LinkConfig | None = None,
@@ -371,17 +391,6 @@ class FailSafeLeavesGateOpen(DeviceCore):
             self.gate_locked = False
 
 
-class NewSessionKeepsGate(DeviceCore):
-    """Locks the gate for a session that leaves fail-safe, not for any other."""
-
-    def _new_session_outputs(self) -> None:
-        was_open = not self.fail_safe and not self.gate_locked
-        super()._new_session_outputs()
-        if was_open:
-            self.hardware.set_gate(False)
-            self.gate_locked = False
-
-
 class StreamsOnHello(DeviceCore):
     def _on_hello(self, body: bytes, now: float) -> bytes:
         reply = super()._on_hello(body, now)
@@ -409,7 +418,7 @@ class UnknownTypeFails(DeviceCore):
             self.link.queue(MsgType.RESULT, Result(seq, mtype, ResultCode.FAILED).encode())
 
 
-class ForgetsDispenseNo(DeviceCore):
+class ForgetsDispenseNo(MotorShoe):
     def _run(self, cmd: object) -> tuple[ResultCode, bytes]:
         out = super()._run(cmd)
         self.last_dispense_no = None
@@ -427,6 +436,77 @@ class RefusesLineBreaks(DeviceCore):
     def _run(self, cmd: object) -> tuple[ResultCode, bytes]:
         if isinstance(cmd, SetText) and "\n" in cmd.text:
             return ResultCode.BAD_VALUE, b""
+        return super()._run(cmd)
+
+
+class OtherMajorStartsSession(DeviceCore):
+    def _on_hello(self, body: bytes, now: float) -> bytes:
+        hello = Hello.decode(body)
+        return super()._on_hello(Hello(1, hello.minor, hello.nonce).encode(), now)
+
+
+class ResendsAllWhenBeyond(DeviceCore):
+    def _start_stream(self, sync: SyncEvents) -> None:
+        if sync.after_event_no > self.last_event_no:
+            sync = SyncEvents(sync.boot_id, 0)
+        super()._start_stream(sync)
+
+
+class IgnoresSecondSync(DeviceCore):
+    synced_session = -1
+
+    def _start_stream(self, sync: SyncEvents) -> None:
+        if self.synced_session == self.session:
+            return
+        self.synced_session = self.session
+        super()._start_stream(sync)
+
+
+class CapabilityBeforeLength(DeviceCore):
+    def _execute(self, seq: int, mtype: int, body: bytes, now: float) -> None:
+        if mtype == MsgType.SET_TEXT and not self.identity.capabilities & Capability.TEXT:
+            self.link.queue(MsgType.RESULT, Result(seq, mtype, ResultCode.NOT_SUPPORTED).encode())
+            return
+        super()._execute(seq, mtype, body, now)
+
+
+class TakesLongText(DeviceCore):
+    def _execute(self, seq: int, mtype: int, body: bytes, now: float) -> None:
+        if mtype == MsgType.SET_TEXT and len(body) > 32:
+            self.link.queue(MsgType.RESULT, Result(seq, mtype, ResultCode.OK).encode())
+            return
+        super()._execute(seq, mtype, body, now)
+
+
+class RefusesOffline(DeviceCore):
+    def _run(self, cmd: object) -> tuple[ResultCode, bytes]:
+        if isinstance(cmd, SetLights) and cmd.mask & Light.OFFLINE:
+            return ResultCode.BAD_VALUE, b""
+        return super()._run(cmd)
+
+
+class SlowGate(DeviceCore):
+    """Its gate takes 0.5 s (the whole device waits: the runner has one thread)."""
+
+    def _run(self, cmd: object) -> tuple[ResultCode, bytes]:
+        if isinstance(cmd, SetGate):
+            time.sleep(0.5)
+        return super()._run(cmd)
+
+
+class KeepsGateOnNewSession(DeviceCore):
+    def _on_hello(self, body: bytes, now: float) -> bytes:
+        was = self.gate_locked
+        reply = super()._on_hello(body, now)
+        self.hardware.set_gate(was)
+        self.gate_locked = was
+        return reply
+
+
+class CardBeforeResult(MotorShoe):
+    def _run(self, cmd: object) -> tuple[ResultCode, bytes]:
+        if isinstance(cmd, Dispense):
+            self.emit_card_out(time.monotonic())
         return super()._run(cmd)
 
 
@@ -589,8 +669,6 @@ BROKEN = [
            "not NO_SESSION"),
     Broken("failsafe.timing", "bus", core_only(lambda: bus(panel(
         1, config=LinkConfig(device_silence=1.0)))), "after only 1.6 s"),
-    Broken("session.new-locks", "shoe", core_only(lambda: shoe(NewSessionKeepsGate)),
-           "the gate is still open"),
     Broken("failsafe.gate", "shoe", core_only(lambda: shoe(FailSafeLeavesGateOpen)),
            "gate is not locked"),
     Broken("events.sync-result", "shoe", shoe_behind(from_device=frames(
@@ -650,6 +728,31 @@ BROKEN = [
            "answered BAD_VALUE, not OK"),
     Broken("text.two-lines", "bus", core_only(lambda: bus(panel(1, RefusesLineBreaks))),
            "answered BAD_VALUE, not OK"),
+    Broken("hello.zero-seq", "shoe", shoe_behind(from_device=frames(
+        lambda f: Frame(header(f, seq=7, ack=7), f.body)
+        if f.header.type == MsgType.HELLO_REPLY else None)), "carries seq 7 ack 7"),
+    Broken("failsafe.timing", "shoe", shoe_behind(from_device=frames(
+        lambda f: Frame(header(f, seq=5, ack=9), f.body)
+        if f.header.type == MsgType.NO_SESSION else None)), "NO_SESSION carries seq 5 ack 9"),
+    Broken("hello.other-major-session", "shoe", core_only(lambda: shoe(OtherMajorStartsSession)),
+           "it started a new session"),
+    Broken("events.sync-beyond", "shoe", core_only(lambda: shoe(ResendsAllWhenBeyond)),
+           "beyond the last event brought events"),
+    Broken("events.sync-twice", "shoe", core_only(lambda: shoe(IgnoresSecondSync)),
+           "a second SYNC_EVENTS after"),
+    Broken("commands.precedence", "shoe", core_only(lambda: shoe(CapabilityBeforeLength)),
+           "answered NOT_SUPPORTED, not BAD_LENGTH"),
+    Broken("text.too-long", "bus", core_only(lambda: bus(panel(1, TakesLongText))),
+           "answered OK, not BAD_LENGTH"),
+    Broken("lights.offline-ignored", "shoe", core_only(lambda: shoe(RefusesOffline)),
+           "answered BAD_VALUE, not OK"),
+    Broken("shoe.gate-result-time", "shoe", core_only(lambda: shoe(SlowGate)), "RESULT took"),
+    Broken("session.new-locks", "shoe", core_only(lambda: shoe(KeepsGateOnNewSession)),
+           "left the gate open"),
+    Broken("dispense.result-first", "shoe", core_only(lambda: shoe(CardBeforeResult)),
+           "came before DISPENSE's RESULT"),
+    Broken("dispense.result-first", "shoe", core_only(lambda: shoe(DeviceCore)),
+           "no CARD_OUT (nor GATE_JAMMED)"),
     Broken("bus.addresses", "bus", core_only(lambda: bus(endpoint=AnswersEveryAddress)),
            "not configured"),
     Broken("bus.addresses", "bus", core_only(lambda: BusEndpoint([panel(1), panel(
@@ -683,32 +786,39 @@ def test_every_check_is_explained_in_the_docs() -> None:
     assert {c.name for c in CHECKS} <= rows
 
 
+def all_checks(device: str) -> list[str]:
+    return [c.name for c in CHECKS if device in c.devices]
+
+
 def test_the_reference_shoe_passes_every_check_through_the_cli() -> None:
-    """Skipped by hand: the shoe has no text display (text.two-lines)."""
+    """Skipped by hand: the shoe has no text display (text.too-long, text.two-lines)."""
     out = io.StringIO()
+    only = [arg for name in all_checks("shoe") for arg in ("--check", name)]
     with serving(shoe()) as url, contextlib.redirect_stdout(out):
-        status = cli_main(["conformance", "shoe", url, "--slack", str(SLACK)])
+        status = cli_main(["conformance", "shoe", url, "--slack", str(SLACK), *only])
     lines = out.getvalue().splitlines()
     verdicts = [line for line in lines if line.startswith("§")]
     assert status == 0, out.getvalue()
-    shoe_checks = [c for c in CHECKS if "shoe" in c.devices]
+    shoe_checks = all_checks("shoe")
     assert len(verdicts) == len(shoe_checks)
     skipped = [line.split()[1] for line in verdicts if " SKIP " in line]
-    assert skipped == ["text.two-lines"]
+    assert skipped == ["text.too-long", "text.two-lines"]
     assert all(" PASS" in line for line in verdicts if " SKIP " not in line)
-    assert lines[-1] == f"{len(shoe_checks)} checks: {len(shoe_checks) - 1} passed, 0 failed," \
-        " 1 skipped: CONFORMS"
+    assert lines[-1] == f"{len(shoe_checks)} checks: {len(shoe_checks) - 2} passed, 0 failed," \
+        " 2 skipped: CONFORMS"
     assert "§5.1  seq.duplicate            PASS" in lines
 
 
 def test_the_reference_panel_bus_passes_every_check() -> None:
-    """Skipped by hand: the panels have no dispense motor (commands.already-done)."""
+    """Skipped by hand: the panels have no dispense motor (commands.already-done,
+    dispense.result-first)."""
     with serving(bus()) as url:
-        outcomes = run(url, "bus")
+        outcomes = run(url, "bus", all_checks("bus"))
     failed = [(o.check.name, o.reason) for o in outcomes if o.status == FAIL]
     assert failed == []
-    assert [o.check.name for o in outcomes if o.status == SKIP] == ["commands.already-done"]
-    assert sum(o.status == PASS for o in outcomes) == len(outcomes) - 1
+    assert [o.check.name for o in outcomes if o.status == SKIP] == [
+        "commands.already-done", "dispense.result-first"]
+    assert sum(o.status == PASS for o in outcomes) == len(outcomes) - 2
 
 
 @pytest.mark.parametrize("broken", BROKEN, ids=str)

@@ -75,6 +75,8 @@ def test_shoe_over_a_pty_identifies_reports_cards_and_takes_gate_commands(tmp_pa
                 assert hw.lights == Light.READY
                 await shoe.dispense()
                 assert hw.dispensed == 1
+                await shoe.dispense()  # a second card: a new dispense_no (5.4)
+                assert hw.dispensed == 2
                 emit_cards(runner, 20)
                 got = [await next_of(shoe, CardOut) for _ in range(20)]
                 assert [e.event_no for e in got] == list(range(1, 21))  # type: ignore[union-attr]

@@ -48,8 +48,10 @@ from controller.rules import (
     pending,
 )
 from controller.rules.cards import CardSet
-from controller.rules.game import _rule_words, _shoot_room, _word_range, units
+from controller.rules.legality import shoot_room, word_range
+from controller.rules.money import units
 from controller.rules.pack import shuffle_like_random
+from controller.rules.ruleset import decision_words
 
 from .randomplay import is_over, random_action
 
@@ -82,10 +84,10 @@ def reference_need(s: GameState) -> Need:
         waiting = tuple(p for p, done in zip(d.seats, d.staked, strict=True) if not done)
         return StakeNeed(waiting[0], r.min_stake, r.max_stake, waiting)
     if d.step == "shoots":
-        return ShootNeed(d.seats[d.shoot_i], units(_shoot_room(s, d)))
+        return ShootNeed(d.seats[d.shoot_i], units(shoot_room(s, d)))
     if d.step == "play":
         h = d.hands[d.seat_i][d.hand_i]
-        words = tuple(w for w in _rule_words(r) if not isinstance(_word_range(s, d, h, w), str))
+        words = tuple(w for w in decision_words(r) if not isinstance(word_range(s, d, h, w), str))
         return DecisionNeed(d.seats[d.seat_i], d.hand_i + 1, words)
     assert d.step == "bank"
     return BankNeed(d.banker, ("draw", "stay") if len(d.bank.cards) < 5 else ("stay",))
@@ -108,7 +110,7 @@ def reference_legal(s: GameState) -> list[LegalAction]:
         assert d is not None
         h = d.hands[d.seat_i][d.hand_i]
         for w in need.words:
-            rng = _word_range(s, d, h, w)
+            rng = word_range(s, d, h, w)
             assert not isinstance(rng, str)
             if rng is None:
                 out.append(LegalAction(Decide, player=need.player, word=w))

@@ -35,8 +35,9 @@ def test_calibrate_then_read_json(calibration_dir: Path, builtin_deck, tmp_path:
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert [rec["image"] for rec in lines] == [p for p, _ in images]
     for rec, (_, code) in zip(lines, images, strict=True):
-        assert set(rec) == {"image", "card", "confidence", "ms"}
+        assert set(rec) == {"image", "card", "confidence", "ms", "reason", "detail", "guesses"}
         assert rec["card"] == code
+        assert rec["reason"] == "" and rec["guesses"] == []
         assert 0.0 <= rec["confidence"] <= 1.0
         assert 0.0 < rec["ms"] < 5000
 
@@ -61,6 +62,7 @@ def test_read_generic_human_output_and_bad_files(builtin_deck, tmp_path: Path) -
     assert js.returncode == 2
     rec = json.loads(js.stdout)
     assert rec["card"] is None and rec["confidence"] == 0.0
+    assert rec["reason"] == "bad_image" and "no such file" in rec["detail"]
 
 
 def test_calibrate_refuses_incomplete_folder(calibration_dir: Path, tmp_path: Path) -> None:

@@ -1,0 +1,117 @@
+"""Frames of a resting card: voting ("three identical answers") against
+evidence fused across frames (``vision.evidence.FrameFusion``).
+
+    .venv/bin/python benchmarks/vision_fuse.py --designs builtin:modern,paris,tango,plastic \
+        --sweep                          # validation designs: choose the margin
+    .venv/bin/python benchmarks/vision_fuse.py \
+        --designs atlasnye,simplistic,tigullio,builtin:four_color
+
+For each design and card, the simulated table camera (``SimCamera``, preset
+``hard`` by default: one shot per card, fresh sensor noise per frame) shows
+the card and ``--grabs`` frames are read, each on its own.  The same readings
+are then decided twice: by voting as the table did (``FrameConsensus(3)``,
+unsure after all grabs without three in a row), and by fusion (at least 3
+frames with an index before answering early; a lead of ``margin`` nats and a
+corner that accepted the card).  Both modes: generic and the design's profile.
+``--sweep`` prints the figures for several margins (choose it on validation
+designs only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+
+from vision_split import open_design, standard_codes  # noqa: E402
+
+from hardware_sim.camera import SimCamera  # noqa: E402
+from hardware_sim.cards import CARD_CODES  # noqa: E402
+from vision.calibrate import calibrate_images  # noqa: E402
+from vision.consensus import FrameConsensus  # noqa: E402
+from vision.evidence import FUSE_MARGIN, FrameFusion  # noqa: E402
+from vision.profile import ProfileError  # noqa: E402
+from vision.recognizer import Reading, Recognizer  # noqa: E402
+
+
+def vote(readings: list[Reading], frames: int = 3) -> tuple[str | None, int]:
+    c = FrameConsensus(frames)
+    for i, r in enumerate(readings):
+        final = c.push(r)
+        if final is not None:
+            return final.card, i + 1
+    return None, len(readings)
+
+
+def fuse(readings: list[Reading], margin: float, frames: int = 3,
+         accept: bool = True) -> tuple[str | None, int]:
+    f = FrameFusion(margin_nats=margin, min_frames=frames, require_accept=accept)
+    for i, r in enumerate(readings):
+        f.push(r)
+        if f.ready():
+            return f.decide().card, i + 1
+    return f.decide(final=True).card, len(readings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--designs", default="builtin:modern,paris,tango,plastic")
+    ap.add_argument("--preset", default="hard")
+    ap.add_argument("--grabs", type=int, default=12)
+    ap.add_argument("--cards", type=int, default=52, help="cards per design")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--sweep", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    margins = [4.0, 8.0, 12.0, 20.0, 30.0] if args.sweep else [FUSE_MARGIN]
+    # (policies "fuse": a corner must have accepted the card; "any": the
+    # shipped rule, ``FrameFusion.require_accept`` off)
+    generic = Recognizer()
+    tally: Counter[tuple[str, str, str]] = Counter()
+    grabs: Counter[tuple[str, str]] = Counter()
+    wrong: Counter[tuple[str, str, str, str]] = Counter()
+    for name in args.designs.split(","):
+        deck = open_design(name)
+        readers = [("generic", generic)]
+        try:
+            prof = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name=name)
+            readers.append(("profile", Recognizer(prof)))
+        except ProfileError as exc:
+            print(f"{name}: calibration refused: {exc}")
+        cam = SimCamera(deck, preset=args.preset, seed=args.seed + len(name))
+        for code in standard_codes(name)[: args.cards]:
+            cam.show(code)
+            frames = [f for f in (cam.grab() for _ in range(args.grabs)) if f is not None]
+            for mode, rec in readers:
+                readings = [rec.read(f) for f in frames]
+                policies = [("vote", vote(readings))] + [
+                    (f"fuse {m:g}", fuse(readings, m)) for m in margins] + [
+                    (f"any {m:g}", fuse(readings, m, accept=False)) for m in margins]
+                for policy, (card, used) in policies:
+                    what = "right" if card == code else "unsure" if card is None else "wrong"
+                    tally[(mode, policy, what)] += 1
+                    grabs[(mode, policy)] += used
+                    if what == "wrong":
+                        wrong[(mode, policy, code, str(card))] += 1
+        print(f"{name}: done", flush=True)
+    print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
+    for mode in ("generic", "profile"):
+        for policy in ["vote"] + [f"{k} {m:g}" for k in ("fuse", "any") for m in margins]:
+            n = sum(tally[(mode, policy, w)] for w in ("right", "wrong", "unsure"))
+            if not n:
+                continue
+            right, bad, unsure = (tally[(mode, policy, w)] for w in ("right", "wrong", "unsure"))
+            print(f"{mode:<8} {policy:<9} cards {n:4d}  right {100 * right / n:6.2f} %"
+                  f"  wrong {bad:3d} ({100 * bad / n:.2f} %)  unsure {100 * unsure / n:6.2f} %"
+                  f"  frames read per card {grabs[(mode, policy)] / n:5.2f}")
+    print("wrong:", dict(wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

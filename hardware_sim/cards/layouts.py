@@ -1,0 +1,98 @@
+"""Built-in faces with the index laid out as other decks print it: a single
+index in the top-right corner only, indices in all four corners, a jumbo
+index, an index touching the card's edge.
+
+The recogniser's calibration must accept all of these (issue 18); they are the
+built-in renderer's faces with only the corner index drawn differently.
+
+Example::
+
+    from hardware_sim.cards.layouts import LayoutDeck
+    deck = LayoutDeck("classic", "top_right")      # one upright index, top-right
+    face = deck.face("QH")
+    LayoutDeck("modern", "jumbo").face("TD")        # a big index, as on casino decks
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hardware_sim.cards import builtin as b
+from hardware_sim.cards._img import Image
+from hardware_sim.cards.shapes import Color, draw_shape
+
+#: layout -> (style changes, corners drawn); corners: "tl", "br" (turned),
+#: "tr" (upright, against the right edge), "bl" (turned)
+LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
+    "standard": ({}, ("tl", "br")),
+    "top_right": ({}, ("tr",)),
+    "four": ({}, ("tl", "br", "tr", "bl")),
+    # (body pips smaller, as on jumbo decks, so the big index never touches them)
+    "jumbo": ({"index_height": 0.2, "index_pip": 0.1, "index_max_width": 0.17,
+               "index_x": 0.02, "index_y": 0.025, "pip": 0.13}, ("tl", "br")),
+    "edge": ({"index_height": 0.2, "index_pip": 0.12, "index_max_width": 0.22,
+              "index_x": 0.0, "index_y": 0.03}, ("tl", "br")),
+    "edge_top_right": ({"index_height": 0.2, "index_pip": 0.12, "index_max_width": 0.22,
+                        "index_x": 0.0, "index_y": 0.03}, ("tr",)),
+}
+
+
+def _draw_index(img: Image, label: str, suit: str, color: Color, st: b.CardStyle,
+                corners: tuple[str, ...]) -> None:
+    w = img.shape[1]
+    gh = round(st.index_height * w)
+    glyph = b._glyph(label, st.font, st.stroke, gh, round(st.index_max_width * w))
+    col_w = max(glyph.shape[1], round(st.index_pip * w * 0.9))
+    ph = st.index_pip * w
+    for corner in corners:
+        turn = corner in ("br", "bl")
+        right = corner in ("tr", "bl")  # "bl" turned is the top-right of the turned card
+        view = np.ascontiguousarray(img[::-1, ::-1]) if turn else img
+        x0 = w - round(st.index_x * w) - col_w if right else round(st.index_x * w)
+        y0 = round(st.index_y * w)
+        b._blend(view, glyph, x0 + (col_w - glyph.shape[1]) // 2, y0, color)
+        draw_shape(view, suit, (x0 + col_w / 2, y0 + gh + 0.12 * gh + ph / 2), ph,
+                     {"main": color})
+        if turn:
+            img[:] = view[::-1, ::-1]
+
+
+class LayoutDeck:
+    """A built-in style with the index drawn in ``layout`` (see :data:`LAYOUTS`)."""
+
+    def __init__(self, style: str = "classic", layout: str = "standard", *,
+                 width: int = 250) -> None:
+        changes, self.corners = LAYOUTS[layout]
+        self.style = b.with_changes(style, **changes)
+        self.width = width
+        self.name = f"layout:{style}:{layout}"
+        w, h = b._size(width)
+        self._mask = b.card_mask(w, h, self.style.corner_radius * w)
+        self._faces: dict[str, Image] = {}
+
+    def face(self, code: str) -> Image:
+        code = b.parse_code(code)
+        if code not in self._faces:
+            self._faces[code] = self._render(code)
+        return self._faces[code]
+
+    def _render(self, code: str) -> Image:
+        st, (w, h) = self.style, b._size(self.width)
+        rank, suit = code[0], code[1]
+        img = b._blank(2 * w, 2 * h, st)
+        color = st.suit_color(suit)
+        shape = b.SUIT_SHAPES[suit]
+        _draw_index(img, b.RANK_LABELS[rank], shape, color, st, self.corners)
+        if rank == "A":
+            draw_shape(img, shape, (w, h), st.ace_pip * 2 * w, {"main": color})
+        elif rank in "JQK":
+            b._draw_court(img, rank, shape, color, {"main": color}, st)
+        else:
+            b._draw_pips(img, b.RANK_LABELS[rank], shape, {"main": color}, st)
+        return b._finish(img, w, h)
+
+    def back(self) -> Image:
+        return b.render_back(width=self.width, style=self.style)
+
+    def mask(self, code: str | None) -> Image:
+        return self._mask

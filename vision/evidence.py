@@ -1,0 +1,221 @@
+"""Per-card evidence: what a frame says about each of the 52 cards, and how the
+frames of one resting card are fused into one decision.
+
+Voting ("three identical answers in a row") throws away everything a frame
+knew short of a sure answer: two frames that each lean clearly to the 7 of
+clubs but are not sure count for nothing, and one unsure frame restarts the
+count.  Instead every corner of every frame gives a log-likelihood per card
+(from the glyph classifier's rank and suit probabilities, the ink colour, and
+whether the corner was accepted on its own); the frames' log-likelihoods add
+up, and the card is named when its lead over the runner-up is at least
+``FUSE_MARGIN`` nats.  The margin was chosen on validation designs only
+(``benchmarks/vision_fuse.py``; see ``docs/vision.md``).
+
+Pure NumPy; no project imports beyond ``vision``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CARD_CODES, RANKS, SUITS
+
+FloatArray = npt.NDArray[np.float64]
+
+#: the machine-readable reason of an unsure reading, from its words
+CODES: dict[str, str] = {
+    "not a colour image": "bad_image",
+    "no card in view": "no_card",
+    "no index visible": "no_index",
+    "the two corners disagree": "corners_disagree",
+    "ink colour does not match the suit": "colour",
+    "not a standard index (another kind of deck?)": "not_standard",
+    "rank ambiguous": "low_confidence",
+    "suit ambiguous": "low_confidence",
+    "rank unlike any known": "low_confidence",
+    "suit unlike any known": "low_confidence",
+    "the deck's glyphs and the classifier disagree": "low_confidence",
+    "6 or 9: the index's geometry disagrees with the glyph": "orientation",
+    "frames disagree": "frames_disagree",
+    "not sure enough over the frames": "low_confidence",
+    "no frame": "no_frame",
+}
+
+
+def reason_code(reason: str) -> str:
+    """The code of an unsure reading's ``reason`` ("" for a read card)."""
+    if not reason:
+        return ""
+    return CODES.get(reason, CODES.get(reason.split(":")[0], "unsure"))
+
+
+#: floor of a class probability before its logarithm: one glyph that is sure of
+#: something else costs a card at most this much evidence, so a single bad
+#: corner cannot outvote several good frames
+_FLOOR = 1e-3
+#: likelihood ratio of ink that does not fit a suit's colour
+COLOUR_MISS = 0.05
+#: log-likelihood bonus for the card a corner accepted on its own
+ACCEPT_BONUS = 2.0
+#: lead in nats over the runner-up card that fused frames need.  Chosen on
+#: validation designs only (builtin:modern, builtin:duplex, tango, plastic,
+#: anglo; hard preset, 260 cards, ``benchmarks/vision_fuse.py --sweep``): the
+#: smallest margin of 4, 8, 12, 20, 30 with no wrong card (12 let one AS
+#: through as AC), so the safety margin is one step of that grid.
+FUSE_MARGIN = 20.0
+#: frames the table reads at most for one card, and at least before deciding
+MAX_FRAMES, MIN_FRAMES = 12, 2
+
+_RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
+_SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
+
+
+def corner_evidence(
+    rank_probs: npt.NDArray[np.floating], suit_probs: npt.NDArray[np.floating],
+    colour_fits: Sequence[bool], accepted: str | None,
+) -> FloatArray:
+    """Log-likelihood per card (``CARD_CODES`` order) from one index corner.
+
+    ``rank_probs`` / ``suit_probs``: the classifier's probabilities over
+    ``RANKS + "?"`` / ``SUITS + "?"``.  A glyph the classifier calls "not a
+    standard index" carries that much less weight: a finger or a smudge says
+    little about which card it hides.
+    """
+    pr = np.asarray(rank_probs, np.float64)
+    ps = np.asarray(suit_probs, np.float64)
+    wr, ws = 1.0 - pr[-1], 1.0 - ps[-1]
+    lr = np.log(np.maximum(pr[:-1] / max(pr[:-1].sum(), 1e-9), _FLOOR)) * wr
+    ls = np.log(np.maximum(ps[:-1] / max(ps[:-1].sum(), 1e-9), _FLOOR)) * ws
+    ls = ls + np.where(np.asarray(colour_fits, bool), 0.0, np.log(COLOUR_MISS))
+    out: FloatArray = lr[_RANK_OF] + ls[_SUIT_OF]
+    if accepted is not None and accepted in CARD_CODES:
+        out[CARD_CODES.index(accepted)] += ACCEPT_BONUS
+    return out
+
+
+def posterior(evidence: FloatArray) -> FloatArray:
+    e = evidence - evidence.max()
+    p = np.exp(e)
+    out: FloatArray = p / p.sum()
+    return out
+
+
+def top_guesses(evidence: FloatArray | None, k: int = 3) -> tuple[tuple[str, float], ...]:
+    """The ``k`` likeliest cards with their probability (rounded), likeliest first."""
+    if evidence is None:
+        return ()
+    p = posterior(evidence)
+    order = np.argsort(-p)[:k]
+    return tuple((CARD_CODES[i], round(float(p[i]), 3)) for i in order if p[i] >= 0.005)
+
+
+def margin(evidence: FloatArray) -> tuple[int, float]:
+    """The best card's index and its lead in nats over the runner-up."""
+    order = np.argsort(evidence)
+    return int(order[-1]), float(evidence[order[-1]] - evidence[order[-2]])
+
+
+@dataclass
+class FusedDecision:
+    card: str | None
+    confidence: float
+    reason: str
+    guesses: tuple[tuple[str, float], ...]
+    frames: int
+    used: int
+
+
+class _ReadingLike(Protocol):
+    @property
+    def card(self) -> str | None: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def evidence(self) -> FloatArray | None: ...
+
+    @property
+    def accepted(self) -> tuple[str, ...]: ...
+
+
+@dataclass
+class FrameFusion:
+    """Adds up the evidence of the frames of one card (:meth:`push` each
+    ``Reading``) and decides (:meth:`decide`).
+
+    A card is named only when its summed log-likelihood leads the runner-up's
+    by ``margin_nats`` (and, with ``require_accept``, some corner of some frame
+    accepted that very card on its own).  A frame whose corners accept another
+    card than earlier frames did starts the sum again (the card was swapped).
+    """
+
+    margin_nats: float = FUSE_MARGIN
+    #: frames showing an index before :meth:`ready` may answer early
+    min_frames: int = 3
+    #: frames showing an index that :meth:`decide` needs at the very end
+    min_final: int = MIN_FRAMES
+    #: name only a card some corner accepted on its own (off: on the validation
+    #: designs it left 2 to 5 points more cards unsure at the same margin and
+    #: caught no wrong card the margin did not)
+    require_accept: bool = False
+    total: FloatArray | None = None
+    frames: int = 0
+    used: int = 0
+    accepted: set[str] = field(default_factory=set)
+    seen: set[str] = field(default_factory=set)
+    reasons: list[str] = field(default_factory=list)
+
+    def push_missing(self, reason: str) -> None:
+        """A frame that never came (or showed nothing to read)."""
+        self.frames += 1
+        self.reasons.append(reason)
+
+    def push(self, reading: _ReadingLike) -> None:
+        """One frame's reading: its evidence (summed over its corners) is added."""
+        evidence = reading.evidence
+        accepted = set(reading.accepted) or ({reading.card} if reading.card else set())
+        if evidence is None and reading.card is not None and reading.card in CARD_CODES:
+            # a reader that gives no evidence (a stand-in): its answer alone counts
+            evidence = np.full(len(CARD_CODES), -2 * FUSE_MARGIN)
+            evidence[CARD_CODES.index(reading.card)] = 0.0
+        if accepted and self.accepted and not accepted & self.accepted:
+            # another card: start again from this frame
+            self.total, self.used, self.accepted = None, 0, set()
+        self.seen |= accepted
+        self.accepted |= accepted
+        if reading.card is None:
+            self.reasons.append(reading.reason or "unsure")
+        self.frames += 1
+        if evidence is None:
+            return
+        self.used += 1
+        self.total = evidence.copy() if self.total is None else self.total + evidence
+
+    def ready(self) -> bool:
+        """Whether a card can be named now (enough frames, a clear lead)."""
+        return self.used >= self.min_frames and self.decide().card is not None
+
+    def decide(self, *, final: bool = False) -> FusedDecision:
+        if self.total is None:
+            reason = self.reasons[-1] if self.reasons else "no index visible"
+            return FusedDecision(None, 0.0, reason, (), self.frames, 0)
+        best, lead = margin(self.total)
+        card = CARD_CODES[best]
+        enough = self.used >= (self.min_final if final else 1)
+        backed = card in self.accepted or not self.require_accept
+        if enough and lead >= self.margin_nats and backed:
+            conf = float(posterior(self.total / max(self.used, 1))[best])
+            return FusedDecision(card, round(conf, 3), "", (), self.frames, self.used)
+        if len(self.seen) > 1:
+            reason = "frames disagree: " + " or ".join(sorted(self.seen))
+        elif self.reasons:
+            reason = self.reasons[-1]
+        else:
+            reason = "not sure enough over the frames"
+        return FusedDecision(None, 0.0, reason, top_guesses(self.total), self.frames, self.used)
