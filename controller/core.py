@@ -201,6 +201,10 @@ def _choice(id_: str, label: str) -> dict[str, str]:
     return {"id": id_, "label": label}
 
 
+def _void() -> dict[str, str]:
+    return _choice("void", "Void the deal")
+
+
 class TableCore:
     """One table's game plus everything the table is waiting for."""
 
@@ -361,15 +365,9 @@ class TableCore:
         cards were put back as they were, or the deal is void."""
         deal = self.state.deal
         if self.state.phase == "deal" and deal is not None and deal.dealt:
-            self._raise_alarm(
-                "pack",
-                "A pack was loaded into the shoe during the deal: put it back as it "
-                "was, or void the deal",
-                [
-                    _choice("continue", "The pack is back as it was: go on"),
-                    _choice("void", "Void the deal"),
-                ],
-            )
+            message = "A pack was loaded into the shoe during the deal: put it back as it was"
+            self._raise_alarm("pack", message + ", or void the deal", [
+                _choice("continue", "The pack is back as it was: go on"), _void()])
             return
         self.notice = {"seat": "", "message": "A pack was loaded into the shoe"}
 
@@ -529,15 +527,9 @@ class TableCore:
         before it may never have been recorded.  The gate stays locked (the
         hold) until the dealer has checked the cards on the table."""
         known = f"; {lost} card event(s) are known lost" if lost else ""
-        self._raise_alarm(
-            "reboot",
-            f"The shoe restarted during the deal{known}: "
-            "check the cards on the table against the display",
-            [
-                _choice("continue", "Checked: the display is right"),
-                _choice("void", "Void the deal"),
-            ],
-        )
+        self._raise_alarm("reboot", f"The shoe restarted during the deal{known}: check the "
+                          "cards on the table against the display",
+                          [_choice("continue", "Checked: the display is right"), _void()])
 
     # -- dealer commands ----------------------------------------------------------------
 
