@@ -31,8 +31,8 @@ from firmware_bridge.host import (
     HostEvent,
     LinkDown,
     LinkUp,
+    PackLoaded,
     ShoeEmpty,
-    UnknownEvent,
 )
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
@@ -390,8 +390,9 @@ def test_protocol_1_1_when_configured_auto_relock_and_pack_loaded(tmp_path: Path
     """Section 12, opt-in by config: HELLO_REPLY says 1.1 with PACK_SWITCH and
     AUTO_RELOCK; a card leaving an unlocked gate locks it without a command,
     so the next card is forced (GATE_FORCED, CARD_OUT); closing the lid on a
-    pack records PACK_LOADED (kind 6), which this 1.0 host delivers as an
-    unknown kind, in sequence (section 3)."""
+    pack records PACK_LOADED (kind 6), which this 1.1 host delivers as
+    PackLoaded, in sequence (a 1.0 host delivers it as an unknown kind,
+    section 3)."""
 
     async def main(dev: MicroPythonDevice) -> None:
         async with Shoe.open(dev.url) as shoe:
@@ -412,8 +413,8 @@ def test_protocol_1_1_when_configured_auto_relock_and_pack_loaded(tmp_path: Path
             dev.control("lid", closed=False)
             await asyncio.sleep(0.05)  # the dealer holds the lid open a moment
             dev.control("lid", closed=True)
-            loaded = await next_of(shoe, UnknownEvent)
-            assert isinstance(loaded, UnknownEvent) and (loaded.kind, loaded.event_no) == (6, 4)
+            loaded = await next_of(shoe, PackLoaded)
+            assert isinstance(loaded, PackLoaded) and loaded.event_no == 4
 
     cfg = {"protocol_minor": 1, "pack_switch": True, "auto_relock": True}
     with MicroPythonDevice.shoe(tmp_path, **cfg) as dev:
