@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Mutation testing with mutmut 3: plants small bugs (mutants) in one module at a
+# time, runs only that module's fast tests against each, and prints the share
+# of mutants the tests kill.  Not part of CI (see docs/testing.md).
+#
+#   scripts/mutation.sh                  every module, firmware_bridge first
+#   scripts/mutation.sh wire journal     only these (labels below)
+#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2)
+#
+# Each module runs in its own copy of the work tree under build/mutation/<label>
+# (mutmut writes its mutants/ folder and results there), so nothing in the
+# work tree itself is touched.  Survivors: build/mutation/<label>/survivors.txt,
+# and `cd build/mutation/<label> && mutmut show NAME` prints one's diff.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=${PYTHON:-$ROOT/.venv/bin/python}
+JOBS=${MUTATION_JOBS:-2}
+FAST='not slow and not browser'
+
+# label | files to mutate (globs, space separated) | tests (pytest arguments)
+MODULES=(
+    "link|firmware_bridge/link.py|tests/firmware_bridge"
+    "device|firmware_bridge/device.py|tests/firmware_bridge tests/hardware_sim/test_sim_devices.py"
+    "wire|firmware_bridge/wire.py|tests/firmware_bridge"
+    "host|firmware_bridge/host.py|tests/firmware_bridge tests/hardware_sim/test_sim_devices.py"
+    "views|dealer_display/views.py|tests/dealer_display"
+    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_ctrl_core.py tests/controller/test_ctrl_commands.py tests/controller/test_ctrl_journal_edges.py"
+    # the whole package, so it still works once game.py is split into modules
+    "rules|controller/rules/*.py|tests/rules tests/test_scenarios.py"
+)
+
+wanted=("$@")
+summary=()
+
+run_one() {
+    local label=$1 files=$2 tests=$3
+    local work=$ROOT/build/mutation/$label
+    local pkg=${files%%/*}
+    rm -rf "$work"
+    mkdir -p "$work"
+    # a copy of the tree as it stands (tracked and new files, not ignored ones)
+    git ls-files -z --cached --others --exclude-standard \
+        | tar --null -T - -cf - 2>/dev/null | tar -xf - -C "$work"
+    local existing=()
+    for t in $tests; do [ -e "$work/$t" ] && existing+=("$t"); done
+    {
+        echo "[mutmut]"
+        # a hung mutant is stopped after 4x its tests' CPU time (plus 1 s), not 30x
+        echo "timeout_multiplier = 2.0"
+        # mutmut copies source_paths into mutants/ and puts that first on sys.path
+        echo "source_paths = $pkg/"
+        echo "only_mutate ="
+        for f in $files; do echo "    $f"; done
+        echo "also_copy ="
+        for other in controller firmware_bridge dealer_display hardware_sim vision examples docs benchmarks fuzz; do
+            [ "$other" = "$pkg" ] || echo "    $other/"
+        done
+        echo "pytest_add_cli_args_test_selection ="
+        for t in "${existing[@]}"; do echo "    $t"; done
+        echo "pytest_add_cli_args ="
+        echo "    -m"
+        echo "    $FAST"
+        echo "    -p"
+        echo "    no:cacheprovider"
+        echo "    -q"
+        echo "    --timeout=20"
+    } >"$work/setup.cfg"
+    echo "== $label: mutating $files with ${existing[*]}"
+    local start=$SECONDS
+    (
+        cd "$work"
+        # tests that start a subprocess import the copy too; the folder must exist
+        # before Python starts, or its import cache marks it as empty for good
+        mkdir -p "$work/mutants"
+        export PYTHONPATH=$work/mutants
+        nice -n 10 "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
+        "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
+        "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
+    )
+    local line
+    line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$((SECONDS - start))" <<'EOF'
+import json, sys
+path, label, secs = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    s = json.load(open(path))
+except OSError:
+    print(f"{label:8} no result (see build/mutation/{label}/run.log)")
+    raise SystemExit
+killed = s["killed"] + s.get("timeout", 0)
+# "no tests" mutants count as survivors: nothing would catch them
+tested = s["total"] - s.get("skipped", 0)
+score = 100 * killed / tested if tested else 0.0
+print(
+    f"{label:8} {score:5.1f} % killed  ({killed} of {tested}; survived {s['survived']},"
+    f" no tests {s.get('no_tests', 0)}, timeout {s.get('timeout', 0)}, suspicious"
+    f" {s.get('suspicious', 0)})  in {int(secs) // 60} min {int(secs) % 60} s"
+)
+EOF
+    )
+    echo "$line"
+    summary+=("$line")
+}
+
+for m in "${MODULES[@]}"; do
+    IFS='|' read -r label files tests <<<"$m"
+    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]]; then
+        continue
+    fi
+    run_one "$label" "$files" "$tests"
+done
+
+echo
+echo "mutation score per module"
+printf '%s\n' "${summary[@]}"
