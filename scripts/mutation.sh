@@ -25,7 +25,7 @@ MODULES=(
     "wire|firmware_bridge/wire.py|tests/firmware_bridge"
     "host|firmware_bridge/host.py|tests/firmware_bridge tests/hardware_sim/test_sim_devices.py"
     "views|dealer_display/views.py|tests/dealer_display"
-    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_ctrl_core.py tests/controller/test_ctrl_commands.py tests/controller/test_ctrl_journal_edges.py"
+    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_ctrl_core.py"
     # the whole package, so it still works once game.py is split into modules
     "rules|controller/rules/*.py|tests/rules tests/test_scenarios.py"
 )
