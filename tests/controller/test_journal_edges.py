@@ -6,6 +6,7 @@ aside, and plain-word refusals.  Each damaged file is made by hand with SQLite.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -131,12 +132,10 @@ def test_damage_is_named_with_the_last_consistent_point(
 
 def test_a_row_whose_json_is_broken_but_whose_hash_matches_is_refused(tmp_path: Path) -> None:
     """A writer bug, not bit rot: the chain holds but the body cannot be read."""
-    import hashlib
-
     path = tmp_path / "j.sqlite"
     j = Journal(path, durable=False)
     j.start_game(SETUP)
-    row = list(j.rows())[0]
+    (row,) = list(j.rows())
     j.close()
     body, at = "{not json", row.at
     text = f"{GENESIS}\n1\n1\ngame\n{body}\n{{}}\n{at!r}"
