@@ -10,6 +10,8 @@ document's.
 
 from __future__ import annotations
 
+import pytest
+
 from firmware_bridge.link import Link, LinkConfig
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
@@ -367,3 +369,78 @@ def test_polled_mode_has_no_timer_and_no_fast_retransmission() -> None:
     link.tick(5.0)
     link.on_frame(Header(2, MsgType.PONG, 0, 0, FLAG_FROM_DEVICE), b"", 5.0)
     assert link.take_output() == b""
+
+
+# ----------------------------------------------------------------------------- details
+def test_ack_and_idle_frames_have_an_empty_body() -> None:
+    """Section 3: ACK and NO_SESSION bodies are empty."""
+    link = host()
+    (ack,) = FrameDecoder().feed(link.control(MsgType.ACK))
+    assert isinstance(ack, Frame) and ack.body == b""
+    link.send_control(MsgType.NO_SESSION)
+    (frame,) = out(link)
+    assert frame.header.type == MsgType.NO_SESSION and frame.body == b""
+    polled = Link(address=2, from_device=True, polled=True)
+    (idle,) = FrameDecoder().feed(polled.turn_frame(0.0, MsgType.ACK))
+    assert isinstance(idle, Frame) and idle.body == b""
+
+
+def test_round_trip_figures_last_max_and_the_smoothed_average() -> None:
+    """The smoothed round trip weighs each new sample 1/8 (TCP's SRTT, RFC 6298)."""
+    link = host()
+    sent(link, 1, now=1.0)
+    link.on_frame(from_device(ack=1, sequenced=False, mtype=MsgType.ACK), b"", 1.008)
+    assert link.counters.rtt_last == pytest.approx(0.008)
+    assert link.counters.rtt_avg == pytest.approx(0.008)
+    sent(link, 1, now=2.0)
+    link.on_frame(from_device(ack=2, sequenced=False, mtype=MsgType.ACK), b"", 2.016)
+    assert link.counters.rtt_last == pytest.approx(0.016)
+    assert link.counters.rtt_avg == pytest.approx(0.009)  # 7/8 x 8 ms + 1/8 x 16 ms
+    assert link.counters.rtt_max == pytest.approx(0.016)
+    figures = link.counters.as_dict()
+    assert figures["frames_received"] == 2 and figures["rtt_max"] == pytest.approx(0.016)
+    assert all(isinstance(v, int | float) for v in figures.values())
+
+
+def test_fast_retransmission_needs_more_than_twice_the_round_trip() -> None:
+    link = host()
+    link.counters.note_rtt(0.004)
+    sent(link, 1, now=0.0)
+    out(link)
+    link.on_frame(from_device(mtype=MsgType.PONG, sequenced=False), b"", 0.008)  # exactly 2x
+    assert out(link) == []
+
+
+def test_an_ack_for_part_of_the_window_is_no_reason_to_resend_the_rest() -> None:
+    link = host()
+    link.counters.note_rtt(0.001)
+    sent(link, 2, now=0.0)
+    out(link)
+    link.on_frame(from_device(ack=1, mtype=MsgType.ACK, sequenced=False), b"", 0.03)
+    assert out(link) == []  # frame 1 is not known lost: the peer just acknowledged 0
+    assert link.in_flight == 1
+
+
+def test_after_a_reset_the_timer_and_the_ack_count_start_afresh() -> None:
+    link = host(ack_delay=0.02)
+    sent(link, 1, now=0.0)
+    link.tick(0.05)
+    link.tick(0.15)
+    link.on_frame(from_device(seq=0), b"a", 0.16)
+    link.reset()
+    link.take_output()
+    sent(link, 1, now=1.0)
+    assert link.next_deadline() == pytest.approx(1.05)
+    link.on_frame(from_device(seq=0), b"a", 1.001)
+    link.on_frame(from_device(seq=1), b"b", 1.002)
+    link.flush(1.003)
+    assert [f.header.type for f in out(link)] == [CMD]  # 2 owed: the ack may still wait
+
+
+def test_every_duplicate_and_every_frame_is_counted() -> None:
+    link = host()
+    link.on_frame(from_device(seq=2), b"", 0.0)
+    link.on_frame(from_device(seq=2), b"", 0.0)
+    link.on_frame(from_device(seq=2), b"", 0.0)
+    assert link.counters.duplicates == 2
+    assert link.counters.frames_received == 3
