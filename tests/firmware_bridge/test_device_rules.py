@@ -467,3 +467,185 @@ def test_a_polled_panel_answers_a_sequenced_command_with_its_result_in_the_same_
 def test_a_bus_takes_only_polled_panels() -> None:
     with pytest.raises(ValueError, match="must be polled"):
         BusEndpoint([DeviceCore(seat_identity(1), RecordingHardware(), address=1)])
+
+
+# ----------------------------------------------------------------------------- details
+def test_identities_say_what_section_7_gives_each_kind() -> None:
+    plain, motor = shoe_identity(), shoe_identity(motor=True)
+    assert plain.kind == DeviceKind.SHOE and plain.unique_id == b"SHOE0001"
+    assert plain.capabilities == Capability.GATE | Capability.EXIT_SENSOR | Capability.LIGHTS
+    assert motor.capabilities == plain.capabilities | Capability.MOTOR
+    dealer = dealer_identity()
+    assert dealer.kind == DeviceKind.DEALER_PANEL and dealer.unique_id == b"DEALER01"
+    buttons = {b for b in Button if dealer.capabilities & (1 << (b - 1))}
+    assert buttons == {Button.CONFIRM, Button.DRAW, Button.STAY, Button.NEXT, Button.PAUSE}
+
+
+def test_boot_ids_are_random_and_never_0() -> None:
+    ids = {DeviceCore(shoe_identity(), RecordingHardware()).boot_id for _ in range(5)}
+    assert len(ids) == 5 and 0 not in ids
+
+
+def test_events_carry_arg_0_unless_a_button_and_the_sensor_time_when_given() -> None:
+    dev, _ = shoe()
+    dev.emit_card_out(0.5, device_ms=480)  # the sensor saw the trailing edge at 480 ms
+    dev.emit_gate_forced(0.6)
+    assert [(e.device_ms, e.arg) for e in dev.log] == [(480, 0), (600, 0)]
+
+
+def test_status_bits_add_up_whatever_the_order() -> None:
+    dev, _ = shoe()
+    host = connected(dev)
+    dev.emit_shoe_empty(0.1)
+    dev.emit_gate_jammed(0.2)
+    pongs = of_type(talk(dev, host, host.frame(MsgType.PING, Ping(1).encode()), 0.3),
+                    MsgType.PONG)
+    status = Pong.decode(pongs[0].body).status
+    assert status & DeviceStatus.EMPTY and status & DeviceStatus.JAMMED
+
+
+def of_type(got: list[Frame], mtype: int) -> list[Frame]:
+    return [f for f in got if f.header.type == mtype]
+
+
+def test_losing_the_host_is_logged_as_a_warning_with_the_reason(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    dev, _ = shoe()
+    connected(dev, now=0.0)
+    with caplog.at_level("INFO", logger="firmware_bridge.device"):
+        dev.tick(2.5)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("nothing heard for 2 s" in m for m in warnings), warnings
+
+
+def test_the_retransmission_timer_is_part_of_the_devices_deadline() -> None:
+    dev, _ = shoe()
+    host = connected(dev, now=1.0)
+    # the RESULT goes at 1.0 and is never acknowledged: resent 50 ms later,
+    # long before the 2 s silence
+    talk(dev, host, host.command(MsgType.SYNC_EVENTS, SyncEvents(BOOT, 0).encode()), 1.0)
+    assert dev.next_deadline() == pytest.approx(1.05)
+
+
+def test_counters_add_up_over_many_calls() -> None:
+    dev, _ = shoe()
+    payload = bytes([1, 0, 0, 0, 0, MsgType.PING]) + Ping(1).encode()
+    bad_crc = cobs.encode(payload + b"\x00\x00") + b"\x00"
+    dev.receive_bytes(bad_crc, 0.1)
+    dev.receive_bytes(bad_crc + b"\x01\x00", 0.1)
+    dev.receive_bytes(b"\x01\x00", 0.1)
+    assert dev.counters.crc_errors == 2 and dev.counters.bad_frames == 2
+    assert dev.counters.bytes_received == 3 * len(bad_crc) - len(bad_crc) + 4
+    host = connected(dev)
+    for t in (0.2, 0.3):
+        talk(dev, host, host.frame(MsgType.PING, Ping(1).encode(), version=2), t)
+        talk(dev, host, host.frame(0x0E), t)
+        talk(dev, host, host.frame(MsgType.PING, b"\x01"), t)
+        talk(dev, host, host.frame(MsgType.HELLO, b"\x01"), t)
+    assert dev.counters.version_errors == 2 and dev.counters.unknown_types == 2
+    assert dev.counters.bad_bodies == 4
+
+
+def test_a_frame_it_drops_gets_no_bytes_at_all_in_stream_mode() -> None:
+    dev, _ = shoe()
+    host = connected(dev)
+    dev.receive_bytes(host.frame(MsgType.PING, Ping(1).encode(), version=2), 0.1)
+    assert dev.data_to_send() == b""
+    dev.receive_bytes(host.frame(MsgType.HELLO, b"\x01"), 0.2)
+    assert dev.data_to_send() == b""
+
+
+def test_results_other_than_sync_carry_no_data() -> None:
+    """Section 3: the RESULT of SYNC_EVENTS carries 8 bytes; other results none."""
+    dev, _ = shoe(motor=True)
+    host = connected(dev)
+    cmds = [(MsgType.DISPENSE, Dispense(1).encode()), (MsgType.DISPENSE, Dispense(1).encode()),
+            (MsgType.SET_TEXT, SetText("x").encode()), (0x1F, b"")]
+    got: list[Frame] = []
+    for mtype, body in cmds:
+        got += talk(dev, host, host.command(mtype, body), 0.1)
+    assert [r.code for r in results(got)] == [ResultCode.OK, ResultCode.ALREADY_DONE,
+                                              ResultCode.NOT_SUPPORTED, ResultCode.UNKNOWN_TYPE]
+    assert all(r.data == b"" for r in results(got))
+    panel_hw = RecordingHardware()
+    panel = DeviceCore(seat_identity(1), panel_hw, address=1, boot_id=BOOT)
+    host = connected(panel)
+    got = talk(panel, host, host.command(MsgType.SET_TEXT, SetText("Ann 18").encode()), 0.1)
+    got += talk(panel, host, host.command(MsgType.SET_GATE, SetGate(True).encode()), 0.1)
+    got += talk(panel, host, host.command(MsgType.DISPENSE, Dispense(1).encode()), 0.1)
+    assert [r.code for r in results(got)] == [ResultCode.OK, ResultCode.NOT_SUPPORTED,
+                                              ResultCode.NOT_SUPPORTED]
+    assert all(r.data == b"" for r in results(got))
+    assert panel_hw.text == "Ann 18"
+
+
+def test_a_device_without_lamps_or_text_is_not_told_to_clear_them() -> None:
+    from firmware_bridge.device import DeviceIdentity
+
+    hw = RecordingHardware()
+    dev = DeviceCore(DeviceIdentity(DeviceKind.SHOE, int(Capability.GATE)), hw, boot_id=BOOT)
+    connected(dev)
+    assert all(c[0] == "gate" for c in hw.calls)
+
+
+def test_a_polled_panel_never_sends_on_its_own() -> None:
+    seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
+    host = Host(1)
+    seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
+    seat.receive_frame(frames(host.command(MsgType.SYNC_EVENTS,
+                                           SyncEvents(1, 0).encode()))[0], 0.1)
+    seat.emit_button(Button.TWIST, 0.2)
+    seat.tick(0.3)
+    assert seat.data_to_send() == b""
+
+
+def test_a_polled_panel_answers_a_plain_ack_with_an_empty_ack() -> None:
+    seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
+    host = Host(1)
+    seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
+    (reply,) = frames(seat.receive_frame(frames(host.frame(MsgType.ACK))[0], 0.1))
+    assert reply.header.type == MsgType.ACK and reply.body == b""
+
+
+def test_a_polled_panel_takes_the_hosts_ack_for_its_result() -> None:
+    seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
+    host = Host(1)
+    seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
+    (res,) = frames(seat.receive_frame(
+        frames(host.command(MsgType.SET_TEXT, SetText("a").encode()))[0], 0.1))
+    assert res.header.type == MsgType.RESULT
+    host.expected = 1  # the host took the RESULT
+    (idle,) = frames(seat.receive_frame(frames(host.frame(MsgType.PING, Ping(4).encode()))[0],
+                                        0.2))
+    assert idle.header.type == MsgType.PONG
+    assert seat.link.idle  # the RESULT is acknowledged, nothing is sent again
+    assert seat.counters.rtt_last == pytest.approx(0.1)
+
+
+def test_a_polled_panel_whose_frame_went_32_times_unanswered_drops_the_session() -> None:
+    seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
+    host = Host(1)
+    seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
+    command = frames(host.command(MsgType.SET_TEXT, SetText("a").encode()))[0]
+    seat.receive_frame(command, 0.01)
+    poll = frames(host.frame(MsgType.PING, Ping(1).encode()))[0]  # never acks the RESULT
+    # sent with the command's turn, then again in 32 polls: the 33rd send finds
+    # it 32 times unanswered, and the next poll learns the session is gone
+    for i in range(32):
+        (reply,) = frames(seat.receive_frame(poll, 0.02 + i / 1000))
+        assert reply.header.type == MsgType.RESULT, i
+    (reply,) = frames(seat.receive_frame(poll, 0.1))
+    assert reply.header.type == MsgType.NO_SESSION
+    assert seat.session == 0
+
+
+def test_the_bus_goes_on_after_damage_and_has_no_deadline_while_all_are_fail_safe() -> None:
+    seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
+    bus = BusEndpoint([seat])
+    assert bus.next_deadline() is None
+    hello_frame = Host(1).frame(MsgType.HELLO, Hello(1, 0, 3).encode())
+    bus.receive_bytes(b"\x03\xff\xff\xff\x00\x05\x01\x00" + hello_frame, 0.0)
+    assert bus.crc_errors == 2
+    (reply,) = frames(bus.data_to_send())
+    assert reply.header.type == MsgType.HELLO_REPLY
