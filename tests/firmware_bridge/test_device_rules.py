@@ -21,6 +21,7 @@ from firmware_bridge.device import (
     seat_identity,
     shoe_identity,
 )
+from firmware_bridge.link import LinkConfig
 from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
     FLAG_SEQ,
@@ -516,7 +517,36 @@ def test_losing_the_host_is_logged_as_a_warning_with_the_reason(
     with caplog.at_level("INFO", logger="firmware_bridge.device"):
         dev.tick(2.5)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert any("nothing heard for 2 s" in m for m in warnings), warnings
+    assert any("fail-safe (nothing heard for 2 s)" in m for m in warnings), warnings
+    assert any("session dropped: nothing heard for 2 s" in m for m in warnings), warnings
+
+
+def test_power_up_fail_safe_is_no_news(caplog: pytest.LogCaptureFixture) -> None:
+    """Every power-up starts fail-safe by design: logged, but not as a warning."""
+    with caplog.at_level("INFO", logger="firmware_bridge.device"):
+        shoe()
+    assert [r.levelname for r in caplog.records] == ["INFO"]
+    assert "fail-safe (power-up)" in caplog.records[0].getMessage()
+
+
+def test_a_link_that_stops_answering_drops_the_session_with_the_reason(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # six timeouts take 2.55 s: longer than the 2 s silence, so that is stretched here
+    dev = DeviceCore(shoe_identity(), RecordingHardware(), boot_id=BOOT,
+                     config=LinkConfig(device_silence=10.0))
+    host = connected(dev, now=0.0)
+    talk(dev, host, host.command(MsgType.SYNC_EVENTS, SyncEvents(BOOT, 0).encode()), 0.0)
+    with caplog.at_level("WARNING", logger="firmware_bridge.device"):
+        now = 0.0
+        while dev.session and now < 9.0:
+            deadline = dev.next_deadline()
+            assert deadline is not None
+            now = deadline
+            dev.tick(now)
+    assert dev.session == 0 and not dev.fail_safe  # the host may still say HELLO
+    assert any("session dropped: no answer to 6 retransmissions" in r.getMessage()
+               for r in caplog.records)
 
 
 def test_the_retransmission_timer_is_part_of_the_devices_deadline() -> None:
@@ -534,9 +564,8 @@ def test_counters_add_up_over_many_calls() -> None:
     bad_crc = cobs.encode(payload + b"\x00\x00") + b"\x00"
     dev.receive_bytes(bad_crc, 0.1)
     dev.receive_bytes(bad_crc + b"\x01\x00", 0.1)
-    dev.receive_bytes(b"\x01\x00", 0.1)
-    assert dev.counters.crc_errors == 2 and dev.counters.bad_frames == 2
-    assert dev.counters.bytes_received == 3 * len(bad_crc) - len(bad_crc) + 4
+    assert dev.counters.crc_errors == 2 and dev.counters.bad_frames == 1
+    assert dev.counters.bytes_received == 2 * len(bad_crc) + 2
     host = connected(dev)
     for t in (0.2, 0.3):
         talk(dev, host, host.frame(MsgType.PING, Ping(1).encode(), version=2), t)
@@ -585,8 +614,16 @@ def test_a_device_without_lamps_or_text_is_not_told_to_clear_them() -> None:
 
     hw = RecordingHardware()
     dev = DeviceCore(DeviceIdentity(DeviceKind.SHOE, int(Capability.GATE)), hw, boot_id=BOOT)
-    connected(dev)
+    host = connected(dev)
     assert all(c[0] == "gate" for c in hw.calls)
+    got = talk(dev, host, host.command(MsgType.SET_LIGHTS, SetLights(1).encode()), 0.1)
+    assert [(r.code, r.data) for r in results(got)] == [(ResultCode.NOT_SUPPORTED, b"")]
+
+
+def test_a_panel_has_no_gate_to_lock() -> None:
+    hw = RecordingHardware()
+    DeviceCore(seat_identity(2), hw, address=2, boot_id=BOOT)
+    assert not any(c[0] == "gate" for c in hw.calls)
 
 
 def test_a_polled_panel_never_sends_on_its_own() -> None:
@@ -595,7 +632,11 @@ def test_a_polled_panel_never_sends_on_its_own() -> None:
     seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
     seat.receive_frame(frames(host.command(MsgType.SYNC_EVENTS,
                                            SyncEvents(1, 0).encode()))[0], 0.1)
+    host.expected = 1  # the RESULT came in that turn; the next poll acknowledges it
+    seat.receive_frame(frames(host.frame(MsgType.PING, Ping(1).encode()))[0], 0.15)
+    assert seat.link.idle
     seat.emit_button(Button.TWIST, 0.2)
+    assert seat.next_deadline() == pytest.approx(2.15)  # only the silence: no timer on a bus
     seat.tick(0.3)
     assert seat.data_to_send() == b""
 
