@@ -271,3 +271,25 @@ def test_button_lamps_and_capabilities_are_bit_code_minus_one() -> None:
     assert buttons_in(0) == frozenset()
     assert int(Light.READY) == 1 << 24 and int(Light.OFFLINE) == 1 << 27
     assert int(Capability.GATE) == 1 << 16 and int(Capability.LIGHTS) == 1 << 20
+
+
+def test_errors_name_what_was_wrong_in_full() -> None:
+    """The log line for a refused body or frame names the message and the sizes."""
+    for cls, name, size in ((Ping, "PING", 2), (Pong, "PONG", 11), (SyncEvents, "SYNC_EVENTS", 8),
+                            (SetLights, "SET_LIGHTS", 4), (Dispense, "DISPENSE", 2),
+                            (Event, "EVENT", 10)):
+        with pytest.raises(LengthError) as err:
+            cls.decode(bytes(size + 1))
+        assert str(err.value) == f"{name} body must be {size} bytes, got {size + 1}"
+    payload = bytes([1, 0, 0, 0, 0, 5])
+    with pytest.raises(FrameError) as crc:
+        decode_frame(bytes(cobs.encode(payload + b"\x00\x00")))
+    assert str(crc.value) == "CRC mismatch"
+
+
+def test_one_huge_chunk_without_a_delimiter_is_reported_as_such() -> None:
+    dec = FrameDecoder()
+    assert dec.feed(b"\x01" * 300) == []
+    (err,) = dec.feed(b"\x00")
+    assert isinstance(err, FrameError)
+    assert str(err) == "oversized frame (no delimiter in time)"
