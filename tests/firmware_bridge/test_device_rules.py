@@ -632,6 +632,7 @@ def test_a_polled_panel_never_sends_on_its_own() -> None:
     seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
     seat.receive_frame(frames(host.command(MsgType.SYNC_EVENTS,
                                            SyncEvents(1, 0).encode()))[0], 0.1)
+    assert seat.next_deadline() == pytest.approx(2.1)  # the RESULT has no timer on a bus
     host.expected = 1  # the RESULT came in that turn; the next poll acknowledges it
     seat.receive_frame(frames(host.frame(MsgType.PING, Ping(1).encode()))[0], 0.15)
     assert seat.link.idle
@@ -664,7 +665,9 @@ def test_a_polled_panel_takes_the_hosts_ack_for_its_result() -> None:
     assert seat.counters.rtt_last == pytest.approx(0.1)
 
 
-def test_a_polled_panel_whose_frame_went_32_times_unanswered_drops_the_session() -> None:
+def test_a_polled_panel_whose_frame_went_32_times_unanswered_drops_the_session(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     seat = DeviceCore(seat_identity(1), RecordingHardware(), address=1, polled=True, boot_id=1)
     host = Host(1)
     seat.receive_frame(frames(host.frame(MsgType.HELLO, Hello(1, 0, 3).encode()))[0], 0.0)
@@ -676,9 +679,12 @@ def test_a_polled_panel_whose_frame_went_32_times_unanswered_drops_the_session()
     for i in range(32):
         (reply,) = frames(seat.receive_frame(poll, 0.02 + i / 1000))
         assert reply.header.type == MsgType.RESULT, i
-    (reply,) = frames(seat.receive_frame(poll, 0.1))
+    with caplog.at_level("WARNING", logger="firmware_bridge.device"):
+        (reply,) = frames(seat.receive_frame(poll, 0.1))
     assert reply.header.type == MsgType.NO_SESSION
     assert seat.session == 0
+    assert any("session dropped: a frame was sent 32 times" in r.getMessage()
+               for r in caplog.records)
 
 
 def test_the_bus_goes_on_after_damage_and_has_no_deadline_while_all_are_fail_safe() -> None:
