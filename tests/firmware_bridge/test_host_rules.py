@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from cobs import cobs
 
 from firmware_bridge.host import (
     ButtonPressed,
@@ -539,3 +540,207 @@ def test_a_polled_session_speaks_only_in_its_turn() -> None:
     assert host.data_to_send() == b""  # on the bus a HELLO goes only in a turn
     host.turn_missed(0.06)
     assert host.counters.missed_turns == 1
+
+
+# ----------------------------------------------------------------------------- details
+def test_counters_add_up_over_many_frames() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    payload = bytes([1, 0, 2, 0, 0, MsgType.PONG]) + Pong(0, 0, 0, 0).encode()
+    bad_crc = cobs.encode(payload + b"\x00\x00") + b"\x00"
+    echo = encode_frame(Header(0, MsgType.PING, 0, 0, 0), Ping(1).encode())
+    for t in (0.1, 0.2):
+        host.receive_bytes(bad_crc + b"\x05\x01\x00", t)
+        host.receive_bytes(bad_crc, t)
+        host.receive_bytes(echo, t)
+        host.receive_bytes(dev.frame(MsgType.PONG, b"", version=3), t)
+        host.receive_bytes(dev.frame(0x0D), t)
+        host.receive_bytes(dev.frame(MsgType.PONG, b"\x01"), t)  # a PONG too short
+        host.receive_bytes(dev.frame(MsgType.RESULT, b"\x01", sequenced=True, seq=dev.seq), t)
+    c = host.counters
+    assert (c.crc_errors, c.bad_frames, c.wrong_direction) == (4, 2, 2)
+    assert (c.version_errors, c.unknown_types, c.bad_bodies) == (2, 2, 4)
+
+
+def test_a_bad_hello_reply_is_counted_each_time() -> None:
+    host, dev = HostSession(), FakeDevice()
+    hello(host, 0.0)
+    host.receive_bytes(dev.frame(MsgType.HELLO_REPLY, b"\x01\x00"), 0.01)
+    host.receive_bytes(dev.frame(MsgType.HELLO_REPLY, b"\x01\x00"), 0.02)
+    assert host.counters.bad_bodies == 2 and host.state is State.HELLO
+
+
+def test_refusals_are_counted_each_time_the_device_answers() -> None:
+    host, dev = HostSession(), FakeDevice(major=2)
+    for t in (0.0, 1.5):
+        host.connection_made(t)
+        host.tick(t)
+        nonce = Hello.decode(of(sent(host), MsgType.HELLO)[0].body).nonce
+        host.receive_bytes(dev.hello_reply(nonce), t + 0.01)
+    assert host.counters.version_errors == 2
+
+
+def test_a_result_that_skips_a_command_fails_the_skipped_one() -> None:
+    """Cannot happen on an ordered link, but if it did the command is not left waiting."""
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    first = host.command(SetGate(True))
+    second = host.command(SetText("x"))
+    host.tick(0.05)
+    frames = sent(host)
+    host.receive_bytes(dev.result(frames[1].header.seq, MsgType.SET_TEXT), 0.1)
+    assert host.events() == [CommandFailed(first, "the device gave no result"),
+                             CommandDone(second, ResultCode.OK, "done")]
+    host.receive_bytes(dev.result(99, MsgType.SET_GATE), 0.2)  # a result for no command
+    assert host.events() == []
+
+
+def test_closing_fails_commands_in_flight_too() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    gate = host.command(SetGate(True))
+    card = host.command(Dispense(0))
+    host.close()
+    assert host.events() == [CommandFailed(gate, "the link was closed"),
+                             CommandFailed(card, "the link was closed")]
+
+
+def test_handles_are_all_different() -> None:
+    host = HostSession()
+    handles = [host.command(SetText(str(i))) for i in range(3)]
+    assert len(set(handles)) == 3
+
+
+def test_the_retransmission_timer_is_part_of_the_hosts_deadline() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=1.0)
+    host.command(SetGate(True))
+    host.tick(1.01)
+    assert host.next_deadline() == pytest.approx(1.06)  # before the PING at 1.25
+
+
+def test_a_lost_connection_is_reported_once_with_its_reason() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    host.connection_lost(0.5, "the cable was pulled")
+    assert host.events() == [LinkDown("the cable was pulled")]
+    assert host.state is State.CLOSED and host.next_deadline() is None
+    host.tick(5.0)
+    assert sent(host) == [] and host.events() == []
+
+
+def test_device_info_keeps_seat_and_capabilities() -> None:
+    host = HostSession(address=6)
+    dev = FakeDevice(kind=DeviceKind.SEAT_PANEL, address=6)
+    up(host, dev)
+    (link_up,) = host.events()
+    assert isinstance(link_up, LinkUp) and link_up.info is not None
+    assert link_up.info.capabilities == 0x1F0000 and link_up.info.seat == 0
+    assert link_up.info.kind == DeviceKind.SEAT_PANEL and link_up.info.boot_id == BOOT
+
+
+def test_a_reboot_with_events_aged_out_counts_both_losses() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(0, 4, 100, 0).encode()), 0.1)  # 4 announced
+    host.connection_lost(0.2, "unplugged")
+    # the new boot already dropped its first 2 events from its log
+    rebooted = FakeDevice(boot_id=BOOT + 1)
+    up(host, rebooted, now=0.3, oldest=3, last=5)
+    got = host.events()
+    lost = [e for e in got if isinstance(e, EventsLost)]
+    assert lost == [EventsLost(BOOT + 1, 1, 2, lost[0].reason)]
+    link_up = [e for e in got if isinstance(e, LinkUp)]
+    assert link_up[0].rebooted and link_up[0].events_lost == 4 + 2
+    assert host.counters.events_lost == 6
+
+
+def test_lost_and_duplicate_event_counters_add_up() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.receive_bytes(dev.event(2), 0.1)  # 1 missing
+    host.receive_bytes(dev.event(2), 0.1)
+    host.receive_bytes(dev.event(5), 0.1)  # 3 and 4 missing
+    host.receive_bytes(dev.event(5), 0.1)
+    assert host.counters.events_lost == 3 and host.counters.duplicate_events == 2
+
+
+def test_a_result_whose_body_does_not_parse_is_not_acknowledged() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.command(SetGate(True))
+    host.tick(0.05)
+    (cmd,) = of(sent(host), MsgType.SET_GATE)
+    host.receive_bytes(dev.frame(MsgType.RESULT, b"\x01", sequenced=True, seq=1), 0.1)
+    assert host.counters.bad_bodies == 1 and host.link.expected == 1
+    host.receive_bytes(dev.result(cmd.header.seq, MsgType.SET_GATE), 0.1)
+    assert host.link.expected == 2
+
+
+# ----------------------------------------------------------------------------- bus turns
+def test_a_polled_session_pings_in_its_turns_with_new_tokens_and_syncs_after_hello() -> None:
+    host, dev = HostSession(address=4, polled=True), FakeDevice(address=4)
+    host.connection_made(0.0)
+    (h,) = FrameDecoder().feed(host.turn(0.0))
+    assert isinstance(h, Frame)
+    host.receive_frame(FrameDecoder().feed(dev.hello_reply(Hello.decode(h.body).nonce))[0],
+                       0.001)  # type: ignore[arg-type]
+    assert host.state is State.SYNCING and host.data_to_send() == b""
+    (sync,) = FrameDecoder().feed(host.turn(0.01))
+    assert isinstance(sync, Frame) and sync.header.type == MsgType.SYNC_EVENTS
+    dev.take([sync])
+    reply = FrameDecoder().feed(dev.result(0, MsgType.SYNC_EVENTS,
+                                           data=SyncResult(1, 0).encode()))[0]
+    host.receive_frame(reply, 0.011)  # type: ignore[arg-type]
+    assert host.is_up
+    tokens = []
+    for t in (0.02, 0.03, 0.04):
+        (ping,) = FrameDecoder().feed(host.turn(t))
+        assert isinstance(ping, Frame) and ping.header.type == MsgType.PING
+        assert ping.header.ack == 1  # the turn carries the ack for the RESULT
+        tokens.append(Ping.decode(ping.body).token)
+    assert tokens[1] == tokens[0] + 1 and tokens[2] == tokens[1] + 1  # a new token each turn
+    assert host.next_deadline() == pytest.approx(0.011 + 1.5)  # no PING timer on a bus
+
+
+def test_a_polled_command_unanswered_32_times_takes_the_link_down() -> None:
+    host, dev = HostSession(address=4, polled=True), FakeDevice(address=4)
+    host.connection_made(0.0)
+    (h,) = FrameDecoder().feed(host.turn(0.0))
+    assert isinstance(h, Frame)
+    host.receive_frame(FrameDecoder().feed(dev.hello_reply(Hello.decode(h.body).nonce))[0],
+                       0.001)  # type: ignore[arg-type]
+    host.events()
+    for i in range(32):
+        (f,) = FrameDecoder().feed(host.turn(0.01 + i / 100))
+        assert isinstance(f, Frame) and f.header.type == MsgType.SYNC_EVENTS, i
+        host.turn_missed(0.015 + i / 100)
+    assert host.counters.missed_turns == 32
+    host.turn(0.5)
+    assert host.events() == []  # never up, so no LinkDown to report
+    assert host.counters.link_downs == 1 and host.state is State.HELLO
+    assert not host.wants_turn(0.5) and not host.wants_turn(1.49) and host.wants_turn(1.5)
+
+
+def test_a_polled_link_that_was_up_reports_why_it_went_down() -> None:
+    host, dev = HostSession(address=4, polled=True), FakeDevice(address=4)
+    host.connection_made(0.0)
+    (h,) = FrameDecoder().feed(host.turn(0.0))
+    assert isinstance(h, Frame)
+    host.receive_frame(FrameDecoder().feed(dev.hello_reply(Hello.decode(h.body).nonce))[0],
+                       0.001)  # type: ignore[arg-type]
+    (sync,) = FrameDecoder().feed(host.turn(0.01))
+    dev.take([sync])  # type: ignore[list-item]
+    host.receive_frame(FrameDecoder().feed(dev.result(0, MsgType.SYNC_EVENTS,
+                                                      data=SyncResult(1, 0).encode()))[0],
+                       0.011)  # type: ignore[arg-type]
+    host.events()
+    host.command(SetGate(True))
+    for i in range(33):
+        host.turn(0.02 + i / 100)
+    assert host.events() == [LinkDown("a frame was sent 32 times without an ack")]
