@@ -564,8 +564,9 @@ def test_counters_add_up_over_many_calls() -> None:
     bad_crc = cobs.encode(payload + b"\x00\x00") + b"\x00"
     dev.receive_bytes(bad_crc, 0.1)
     dev.receive_bytes(bad_crc + b"\x01\x00", 0.1)
-    assert dev.counters.crc_errors == 2 and dev.counters.bad_frames == 1
-    assert dev.counters.bytes_received == 2 * len(bad_crc) + 2
+    dev.receive_bytes(bad_crc + b"\x01\x00", 0.1)
+    assert dev.counters.crc_errors == 3 and dev.counters.bad_frames == 2
+    assert dev.counters.bytes_received == 3 * len(bad_crc) + 4
     host = connected(dev)
     for t in (0.2, 0.3):
         talk(dev, host, host.frame(MsgType.PING, Ping(1).encode(), version=2), t)
