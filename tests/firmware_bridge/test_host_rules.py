@@ -744,3 +744,90 @@ def test_a_polled_link_that_was_up_reports_why_it_went_down() -> None:
     for i in range(33):
         host.turn(0.02 + i / 100)
     assert host.events() == [LinkDown("a frame was sent 32 times without an ack")]
+
+
+# ----------------------------------------------------------------------------- more details
+def test_bytes_and_link_downs_add_up() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.receive_bytes(b"\x00", 0.1)
+    host.receive_bytes(b"\x00\x00", 0.1)
+    before = host.counters.bytes_received
+    host.receive_bytes(b"\x00\x00\x00", 0.1)
+    assert host.counters.bytes_received == before + 3
+    host.connection_lost(0.2, "unplugged")
+    up(host, FakeDevice(), now=0.3)
+    host.connection_lost(0.4, "unplugged")
+    assert host.counters.link_downs == 2
+
+
+def test_a_link_down_is_reported_once_until_the_link_is_up_again() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    host.tick(2.0)  # 1.5 s of silence
+    host.connection_lost(2.1, "unplugged")
+    assert [type(e) for e in host.events()] == [LinkDown]
+
+
+def test_lost_events_are_counted_across_sessions() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.receive_bytes(dev.event(2), 0.1)  # event 1 missing
+    host.connection_lost(0.2, "unplugged")
+    up(host, FakeDevice(), now=0.3, oldest=5, last=6)  # 3 and 4 aged out
+    assert host.counters.events_lost == 1 + 2
+
+
+def test_a_stale_pong_gives_no_round_trip() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=0.0)
+    host.tick(0.25)
+    first = Ping.decode(of(sent(host), MsgType.PING)[0].body).token
+    host.tick(0.5)
+    second = Ping.decode(of(sent(host), MsgType.PING)[0].body).token
+    assert first != second
+    samples = host.counters.rtt_last  # from the SYNC_EVENTS exchange
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(first, 0, 0, 0).encode()), 0.6)
+    assert host.counters.rtt_last == samples  # it answers the PING before the last
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(second, 0, 0, 0).encode()), 0.61)
+    assert host.counters.rtt_last == pytest.approx(0.11)
+
+
+def test_a_command_cut_off_by_a_lost_link_is_answered_under_its_own_handle() -> None:
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev)
+    host.events()
+    handle = host.command(SetText("Ann"))
+    cards = [host.command(Dispense(0)), host.command(Dispense(0))]
+    host.tick(0.05)
+    sent(host)
+    host.connection_lost(0.2, "unplugged")
+    again = FakeDevice()
+    frames = up(host, again, now=0.5)
+    host.events()
+    resent = [f for f in frames if f.header.sequenced][1:]
+    assert [f.header.type for f in resent] == [MsgType.SET_TEXT, MsgType.DISPENSE,
+                                               MsgType.DISPENSE]
+    for f in resent:
+        host.receive_bytes(again.result(f.header.seq, f.header.type), 0.6)
+    assert [e.handle for e in host.events() if isinstance(e, CommandDone)] == [handle, *cards]
+
+
+def test_closing_while_syncing_fails_only_the_tables_commands() -> None:
+    host, dev = HostSession(), FakeDevice()
+    handle = host.command(SetGate(True))
+    nonce = hello(host, 0.0)
+    host.receive_bytes(dev.hello_reply(nonce), 0.0)
+    assert host.state is State.SYNCING
+    host.close()
+    assert host.events() == [CommandFailed(handle, "the link was closed")]
+
+
+def test_a_device_that_gives_no_kind_is_called_a_device() -> None:
+    host, dev = HostSession(), FakeDevice(kind=0, major=2)
+    nonce = hello(host, 0.0)
+    host.receive_bytes(dev.hello_reply(nonce), 0.01)
+    (down,) = host.events()
+    assert isinstance(down, LinkDown)
+    assert down.reason.startswith("the device speaks protocol 2.0")
