@@ -252,3 +252,22 @@ def test_an_empty_snapshot_gives_an_empty_public_view() -> None:
     assert view["seats"] == [] and view["bank"] == {"name": None, "cards": []}
     assert view["results"] is None and view["turn"] is None and view["standings"] == []
     assert view["paused"] is False and view["game_over"] is False and view["winners"] == []
+
+
+def test_half_units_are_paid_collected_and_won_too() -> None:
+    """Insurance and 3:2 payouts leave halves: 0.5 is money like any other."""
+    out = payouts(_table({"Ann": 0.5, "Bob": -1, "Cat": 0.5}))
+    assert out[0]["kind"] == "pay" and out[0]["text"] == "Pay Seat 1 (Ann): 0.5"
+    assert out[-1]["text"] == "The bank (Cat) wins 0.5"
+
+
+def test_the_bankers_own_seat_is_skipped_wherever_it_sits() -> None:
+    out = payouts(_table({"Ann": -4, "Bob": 1, "Cat": 3}, banker="Ann"))
+    assert [(o["name"], o["kind"]) for o in out] == [("Bob", "pay"), ("Cat", "pay"),
+                                                      ("Ann", "bank")]
+    assert out[-1]["text"] == "The bank (Ann) loses 4"
+
+
+def test_breaking_even_says_no_more() -> None:
+    out = payouts(_table({"Ann": 2, "Bob": -2, "Cat": 0}))
+    assert out[-1]["text"].rstrip(",") == "The bank (Cat) breaks even"
