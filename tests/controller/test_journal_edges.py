@@ -41,9 +41,9 @@ def test_an_empty_journal_has_no_game_and_refuses_actions_and_notes(tmp_path: Pa
     j = Journal(tmp_path / "j.sqlite")
     assert j.head == 0 and j.game == 0 and j.games() == []
     assert j.describe(0) == "the empty journal"
-    with pytest.raises(JournalError, match="no game started"):
+    with pytest.raises(JournalError, match=r"^no game started in this journal$"):
         j.note({"event": "x"})
-    with pytest.raises(JournalError, match="no game started"):
+    with pytest.raises(JournalError, match=r"^no game started in this journal$"):
         j.append({"type": "StartDeal"})
     with pytest.raises(JournalError, match="has no game 0"):
         j.setup()
@@ -61,7 +61,7 @@ def test_rows_games_setups_and_actions_read_back(tmp_path: Path) -> None:
         assert [(r.seq, r.game, r.kind) for r in rows] == [
             (1, 1, "game"), (2, 1, "action"), (3, 1, "table"), (4, 1, "action")]
         assert rows[1].meta == {"source": "shoe", "event_no": 4}
-        assert rows[2].body == {"event": "payouts_confirmed"}
+        assert rows[2].body == {"event": "payouts_confirmed"} and rows[2].meta == {}
         assert rows[3].meta == {}
         assert len({r.hash for r in rows}) == 4 and all(len(r.hash) == 64 for r in rows)
         with pytest.raises(JournalError, match="no game 3"):
@@ -191,3 +191,25 @@ def test_a_head_that_cannot_be_read_is_refused_as_unreadable(tmp_path: Path) -> 
         Journal(path)
     assert err.value.last_good == 0
 
+
+
+def test_the_damage_message_says_what_to_do_in_full(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    _filled(path).close()
+    _sql(path, "DELETE FROM rows WHERE seq=2")
+    with pytest.raises(JournalBroken) as err:
+        Journal(path)
+    assert str(err.value) == (
+        f"journal {path} is damaged: row 2 is missing; the last consistent point is "
+        "row 1 (game 1, action 0). Start with --recover to continue from there "
+        "(the rows after it are kept aside, not deleted)."
+    )
+
+
+def test_recover_says_why_the_rows_were_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    _filled(path).close()
+    with Journal(path, check=False) as j:
+        assert j.recover(5) == 1
+        kept = j._db.execute("SELECT seq, reason FROM quarantine").fetchall()
+    assert kept == [(6, "recovered after damage")]
