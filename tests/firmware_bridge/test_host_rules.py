@@ -831,3 +831,45 @@ def test_a_device_that_gives_no_kind_is_called_a_device() -> None:
     (down,) = host.events()
     assert isinstance(down, LinkDown)
     assert down.reason.startswith("the device speaks protocol 2.0")
+
+
+def test_a_restarted_host_whose_device_also_rebooted_knows_of_no_lost_event() -> None:
+    """It kept a cursor but heard no announcement in this process: nothing to count."""
+    host = HostSession(resume=EventCursor(BOOT, 0))
+    host.connection_made(0.0)
+    host.connection_lost(0.1, "the port went away")  # a first attempt that failed
+    up(host, FakeDevice(boot_id=BOOT + 1), now=0.2)
+    (link_up,) = [e for e in host.events() if isinstance(e, LinkUp)]
+    assert link_up.rebooted and link_up.events_lost == 0
+
+
+def test_the_same_boot_again_is_no_reboot() -> None:
+    host = HostSession(resume=EventCursor(BOOT, 0))
+    up(host, FakeDevice())
+    (link_up,) = host.events()
+    assert link_up == LinkUp(BOOT, False, 0, link_up.info)  # type: ignore[union-attr]
+
+
+def test_a_stream_link_that_stops_answering_says_so() -> None:
+    # six timeouts take 2.55 s: longer than the 1.5 s silence, so that is stretched here
+    from firmware_bridge.link import LinkConfig
+
+    host, dev = HostSession(config=LinkConfig(host_silence=10.0)), FakeDevice()
+    up(host, dev)
+    host.events()
+    host.command(SetGate(True))
+    now = 0.0
+    while host.is_up and now < 9.0:
+        deadline = host.next_deadline()
+        assert deadline is not None
+        now = deadline
+        host.tick(now)
+    assert host.events() == [LinkDown("no answer to 6 retransmissions in a row")]
+
+
+def test_a_refused_device_is_reported_down_once() -> None:
+    host, dev = HostSession(), FakeDevice(major=2)
+    nonce = hello(host, 0.0)
+    host.receive_bytes(dev.hello_reply(nonce), 0.01)
+    host.connection_lost(0.5, "unplugged")
+    assert [type(e) for e in host.events()] == [LinkDown]
