@@ -873,3 +873,10 @@ def test_a_refused_device_is_reported_down_once() -> None:
     host.receive_bytes(dev.hello_reply(nonce), 0.01)
     host.connection_lost(0.5, "unplugged")
     assert [type(e) for e in host.events()] == [LinkDown]
+
+
+def test_a_restarted_host_meeting_a_rebooted_device_at_once_knows_of_no_lost_event() -> None:
+    host = HostSession(resume=EventCursor(BOOT, 0))
+    up(host, FakeDevice(boot_id=BOOT + 1))
+    (link_up,) = [e for e in host.events() if isinstance(e, LinkUp)]
+    assert link_up.rebooted and link_up.events_lost == 0
