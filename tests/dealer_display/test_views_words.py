@@ -271,3 +271,19 @@ def test_the_bankers_own_seat_is_skipped_wherever_it_sits() -> None:
 def test_breaking_even_says_no_more() -> None:
     out = payouts(_table({"Ann": 2, "Bob": -2, "Cat": 0}))
     assert out[-1]["text"].rstrip(",") == "The bank (Cat) breaks even"
+
+
+def test_a_hand_that_stood_says_so_even_with_a_card_face_down() -> None:
+    """Standing is done in the open; it tells nothing about the hidden card."""
+    snap = _table(None)
+    snap["seats"][1]["hands"] = [
+        {"hand": 1, "stake": 2, "total": 19, "status": "stood",
+         "cards": [_card("9C", False), _card("KH", True)]},
+    ]
+    (hand,) = public_view(snap)["seats"][1]["hands"]
+    assert hand["status"] == "stood" and "total" not in hand
+
+
+def test_the_dealer_view_of_a_snapshot_without_a_version() -> None:
+    view = dealer_view(_table(None))
+    assert "version" not in view and view["payouts"] == []
