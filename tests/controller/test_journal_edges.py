@@ -213,3 +213,38 @@ def test_recover_says_why_the_rows_were_set_aside(tmp_path: Path) -> None:
         assert j.recover(5) == 1
         kept = j._db.execute("SELECT seq, reason FROM quarantine").fetchall()
     assert kept == [(6, "recovered after damage")]
+
+
+def test_a_file_sqlite_cannot_open_is_refused_in_plain_words(tmp_path: Path) -> None:
+    with pytest.raises(JournalBroken) as err:
+        Journal(tmp_path)  # a folder, not a file
+    assert err.value.last_good == 0
+    assert str(err.value).startswith(f"journal {tmp_path} cannot be read by SQLite (")
+    assert str(err.value).endswith("); restore it from a copy or start a new journal file")
+
+
+def test_a_file_that_is_not_a_journal_is_refused_in_plain_words(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"not a database at all " * 200)
+    with pytest.raises(JournalBroken) as err:
+        Journal(path)
+    assert err.value.last_good == 0
+    assert str(err.value).endswith("); restore it from a copy or start a new journal file")
+
+
+def test_a_journal_for_simulations_syncs_less() -> None:
+    """durable=False: synchronous NORMAL (1), still WAL."""
+    j = Journal(":memory:", durable=False)
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 1
+    j.close()
+
+
+def test_a_lost_tail_is_named_in_full(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    _filled(path).close()
+    _sql(path, "DELETE FROM rows WHERE seq=6")
+    with pytest.raises(JournalBroken) as err:
+        Journal(path)
+    assert "the journal ends at row 5 but its last commit was row 6 (rows lost); " in str(
+        err.value
+    )
