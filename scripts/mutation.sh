@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Mutation testing with mutmut 3: plants small bugs (mutants) in one module at a
+# time, runs only that module's fast tests against each, and prints the share
+# of mutants the tests kill.  Not part of CI (see docs/testing.md).
+#
+#   scripts/mutation.sh                  every module, firmware_bridge first
+#   scripts/mutation.sh wire journal     only these (labels below)
+#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2)
+#
+# Each module runs in its own copy of the work tree under build/mutation/<label>
+# (mutmut writes its mutants/ folder and results there), so nothing in the
+# work tree itself is touched.  Survivors: build/mutation/<label>/survivors.txt,
+# and `cd build/mutation/<label> && mutmut show NAME` prints one's diff.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=${PYTHON:-$ROOT/.venv/bin/python}
+JOBS=${MUTATION_JOBS:-2}
+FAST='not slow and not browser'
+
+# label | files to mutate (globs, space separated) | tests (pytest arguments)
+# test_fb_serial.py (and tests/hardware_sim) are left out: they run real serial ports against the wall
+# clock, and one flake while mutmut maps tests to code aborts the whole run
+NO_SERIAL=--ignore=tests/firmware_bridge/test_fb_serial.py
+MODULES=(
+    "link|firmware_bridge/link.py|tests/firmware_bridge $NO_SERIAL"
+    "device|firmware_bridge/device.py|tests/firmware_bridge $NO_SERIAL"
+    "wire|firmware_bridge/wire.py|tests/firmware_bridge $NO_SERIAL"
+    "host|firmware_bridge/host.py|tests/firmware_bridge $NO_SERIAL"
+    "views|dealer_display/views.py|tests/dealer_display"
+    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_ctrl_core.py"
+    # the whole package, so it still works once game.py is split into modules;
+    # test_properties.py's one fast test draws its game from Hypothesis, which
+    # mutmut's instrumentation makes look flaky (the slow ones are left out anyway)
+    "rules|controller/rules/*.py|tests/rules --ignore=tests/rules/test_properties.py tests/test_scenarios.py"
+)
+
+wanted=("$@")
+summary=()
+
+run_one() {
+    local label=$1 files=$2 tests=$3
+    local work=$ROOT/build/mutation/$label
+    local pkg=${files%%/*}
+    rm -rf "$work"
+    mkdir -p "$work"
+    # a copy of the tree as it stands (tracked and new files, not ignored ones)
+    git ls-files -z --cached --others --exclude-standard \
+        | tar --null -T - -cf - 2>/dev/null | tar -xf - -C "$work"
+    local existing=()
+    for t in $tests; do
+        # pytest options pass as they are; test paths only if they exist
+        if [[ $t == -* ]] || [ -e "$work/$t" ]; then existing+=("$t"); fi
+    done
+    {
+        echo "[mutmut]"
+        # mutmut's own CPU-time limit stays at its default (30x the tests' time):
+        # tighter, whole test runs of equivalent mutants were cut and counted as
+        # killed; a mutant that hangs a test is stopped by pytest-timeout below
+        # logging calls are not mutated: their wording is for people reading the
+        # logs, and every decision the table depends on is an event or a counter
+        echo "do_not_mutate_patterns ="
+        echo "    ^\\s*log\\.(debug|info|warning|error|log|exception)\\("
+        # mutmut copies source_paths into mutants/ and puts that first on sys.path
+        echo "source_paths = $pkg/"
+        echo "only_mutate ="
+        for f in $files; do echo "    $f"; done
+        echo "also_copy ="
+        for other in controller firmware_bridge dealer_display hardware_sim vision examples docs benchmarks fuzz; do
+            [ "$other" = "$pkg" ] || echo "    $other/"
+        done
+        echo "pytest_add_cli_args_test_selection ="
+        for t in "${existing[@]}"; do echo "    $t"; done
+        echo "pytest_add_cli_args ="
+        echo "    -m"
+        echo "    $FAST"
+        echo "    -p"
+        echo "    no:cacheprovider"
+        echo "    -q"
+        echo "    --timeout=20"
+    } >"$work/setup.cfg"
+    echo "== $label: mutating $files with ${existing[*]}"
+    local start; start=$(date +%s)
+    (
+        cd "$work"
+        # tests that start a subprocess import the copy too; the folder must exist
+        # before Python starts, or its import cache marks it as empty for good
+        mkdir -p "$work/mutants"
+        export PYTHONPATH=$work/mutants
+        nice -n 10 "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
+        "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
+        "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
+    )
+    local line
+    line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$(( $(date +%s) - start ))" <<'EOF'
+import json, sys
+path, label, secs = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    s = json.load(open(path))
+except OSError:
+    print(f"{label:8} no result (see build/mutation/{label}/run.log)")
+    raise SystemExit
+killed = s["killed"] + s.get("timeout", 0)
+# "no tests" mutants count as survivors: nothing would catch them
+tested = s["total"] - s.get("skipped", 0)
+score = 100 * killed / tested if tested else 0.0
+print(
+    f"{label:8} {score:5.1f} % killed  ({killed} of {tested}; survived {s['survived']},"
+    f" no tests {s.get('no_tests', 0)}, timeout {s.get('timeout', 0)}, suspicious"
+    f" {s.get('suspicious', 0)})  in {int(secs) // 60} min {int(secs) % 60} s"
+)
+EOF
+    )
+    echo "$line"
+    summary+=("$line")
+}
+
+for m in "${MODULES[@]}"; do
+    IFS='|' read -r label files tests <<<"$m"
+    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]]; then
+        continue
+    fi
+    run_one "$label" "$files" "$tests"
+done
+
+echo
+echo "mutation score per module"
+printf '%s\n' "${summary[@]}"
