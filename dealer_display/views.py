@@ -93,7 +93,7 @@ def payouts(snapshot: Snapshot) -> list[dict[str, Any]]:
     if banker in net:
         amount = _number(net[banker])
         who = "The house" if banker == "house" else f"The bank ({banker})"
-        verb = "wins" if amount > 0 else "loses" if amount < 0 else "breaks even,"
+        verb = "wins" if amount > 0 else "loses" if amount < 0 else "breaks even"
         out.append({"name": banker, "seat": None, "amount": amount, "kind": "bank",
                     "text": f"{who} {verb} {_fmt(abs(amount)) if amount else ''}".strip()})
     return out

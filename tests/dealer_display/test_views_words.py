@@ -270,7 +270,7 @@ def test_the_bankers_own_seat_is_skipped_wherever_it_sits() -> None:
 
 def test_breaking_even_says_no_more() -> None:
     out = payouts(_table({"Ann": 2, "Bob": -2, "Cat": 0}))
-    assert out[-1]["text"].rstrip(",") == "The bank (Cat) breaks even"
+    assert out[-1]["text"] == "The bank (Cat) breaks even"  # no stray comma
 
 
 def test_a_hand_that_stood_says_so_even_with_a_card_face_down() -> None:
