@@ -221,7 +221,9 @@ def test_face_down_cards_hide_their_code_the_total_and_a_final_status() -> None:
     assert "total" not in first
     assert first["status"] == "hidden"  # "pontoon" would give the face-down ace away
     assert "total" not in second
-    assert second["status"] == "playing"  # whose hand is in play is public
+    # every hand with a card face down looks the same (docs/display.md): whose
+    # hand is in play is public through the view's ``turn``, not the status
+    assert second["status"] == "hidden"
     assert "AS" not in repr(view) and "AC" not in repr(view) and "2C" not in repr(view)
 
 
@@ -273,15 +275,17 @@ def test_breaking_even_says_no_more() -> None:
     assert out[-1]["text"] == "The bank (Cat) breaks even"  # no stray comma
 
 
-def test_a_hand_that_stood_says_so_even_with_a_card_face_down() -> None:
-    """Standing is done in the open; it tells nothing about the hidden card."""
+def test_a_hand_that_stood_looks_like_any_hand_with_a_card_face_down() -> None:
+    """A hand that stood, one that ended by itself (a pontoon, 21 on a face-down
+    buy) and one still in play must look alike while a card is face down, or
+    "stood" against "done" gives the hidden card away (docs/display.md)."""
     snap = _table(None)
     snap["seats"][1]["hands"] = [
         {"hand": 1, "stake": 2, "total": 19, "status": "stood",
          "cards": [_card("9C", False), _card("KH", True)]},
     ]
     (hand,) = public_view(snap)["seats"][1]["hands"]
-    assert hand["status"] == "stood" and "total" not in hand
+    assert hand["status"] == "hidden" and "total" not in hand
 
 
 def test_the_dealer_view_of_a_snapshot_without_a_version() -> None:
