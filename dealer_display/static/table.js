@@ -157,13 +157,21 @@
     return false;
   }
   function fit() {
-    let scale = 2.2;
-    root.style.setProperty("--s", String(scale));
-    while (scale > 0.3 && over()) {
-      scale = Math.round((scale - 0.05) * 100) / 100;
-      root.style.setProperty("--s", String(scale));
+    // the largest scale (in steps of 0.05, from 0.3 to 2.2) at which nothing overflows;
+    // a binary search keeps it to a few layouts per update
+    const set = (k) => root.style.setProperty("--s", String(k / 20));
+    let lo = 6, hi = 44;
+    set(hi);
+    if (over()) {
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        set(mid);
+        if (over()) hi = mid; else lo = mid;
+      }
+      set(lo);
+      hi = lo;
     }
-    document.body.dataset.scale = String(scale);
+    document.body.dataset.scale = String(hi / 20);
   }
   addEventListener("resize", fit);
   // a card's image may change the layout once loaded; fit again then
