@@ -46,6 +46,7 @@
       case "first_card": return `Deal ${d.number || ""}: the first cards`.replace("  ", " ");
       case "stakes": case "shoot_bets": return "Place your stakes";
       case "second_card": return "Dealing the second cards";
+      case "player_turn": return "Dealing a card";
       case "bank_pontoon_check": return `${bankWord(v)} looks for pontoon`;
       case "insurance": return "Insurance: the dealer shows an ace";
       case "banker_turn": case "dealer_turn": return `${bankWord(v)} plays`;
@@ -131,7 +132,7 @@
         (s.hands || []).map((h) => el("div", { class: "hand" + (isTurn && v.turn.hand === h.hand ? " active" : "") },
           cardsOf(h.cards),
           el("div", { class: "facts" },
-            el("span", {}, "Stake ", el("b", {}, fmt(h.stake))),
+            h.stake ? el("span", {}, "Stake ", el("b", {}, fmt(h.stake))) : el("span", {}, "No stake yet"),
             h.shoot ? el("span", {}, "Shoot ", el("b", {}, fmt(h.shoot))) : null,
             h.total !== undefined ? el("span", {}, "Total ", el("b", {}, fmt(h.total))) : null,
             STATUS_WORDS[h.status] ? el("span", { class: "status-" + h.status }, STATUS_WORDS[h.status]) : null))));
