@@ -73,7 +73,7 @@
       const parts = h.void ? [el("span", { class: "muted" }, "void")]
         : Object.entries(h.net).map(([name, amount]) =>
           el("span", { class: "chip " + (amount > 0 ? "net-pos" : amount < 0 ? "net-neg" : "") },
-            `${name} ${signed(amount)}`));
+            `${name === "house" ? "Dealer" : name} ${signed(amount)}`));
       return el("li", { dataset: { deal: n } }, el("b", {}, `Deal ${n}`), parts);
     }));
     if (!numbers.length) $("strip").replaceChildren(el("li", { class: "muted" }, "No deal settled yet"));
@@ -139,7 +139,7 @@
     }));
     const banker = d.banker;
     $("standings").replaceChildren(...(v.standings || []).map((s) =>
-      el("li", {}, `${s.name} `, el("b", {}, fmt(s.balance)), " units", s.name === banker ? el("span", { class: "muted" }, " · bank") : null)));
+      el("li", {}, `${s.name} `, el("b", {}, fmt(s.balance)), s.balance === 1 ? " unit" : " units", s.name === banker ? el("span", { class: "muted" }, " · bank") : null)));
     $("results").replaceChildren(...((v.results && v.results.transfers) || []).map((t) => el("p", { class: "badge" }, t)));
     renderSign(v);
     renderStrip(v);
