@@ -100,6 +100,25 @@ class PublicResults(TypedDict):
 
 
 @closed
+class TableSign(TypedDict):
+    """The table's sign: stake limits and what pays more than evens (public rules)."""
+
+    min_stake: int
+    max_stake: int
+    pays: list[str]
+    ties: str
+
+
+@closed
+class PublicLastDeal(TypedDict):
+    """The last finished deal's announced nets (for the TV's strip of results)."""
+
+    number: int
+    void: bool
+    net: dict[str, Number]
+
+
+@closed
 class PublicView(TypedDict):
     """What the players' screen may show: only what is face up at a real table."""
 
@@ -116,6 +135,8 @@ class PublicView(TypedDict):
     standings: list[Standing]
     game_over: bool
     winners: list[str]
+    sign: TableSign | None
+    last_deal: PublicLastDeal | None
 
 
 DEALER_VIEW: TypeAdapter[DealerView] = TypeAdapter(DealerView)

@@ -22,7 +22,10 @@ chooses words and hides what players must not see.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
+
+from controller.rules import PRESETS, Ruleset
 
 #: the table snapshot (typed in controller/snapshot_schema.py), read as a mapping
 Snapshot = Mapping[str, Any]
@@ -194,6 +197,36 @@ def _public_hand(hand: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _pays(ratio: Fraction) -> str:
+    """A payout ratio as a table sign says it: 2 is "double", 3/2 is "3 to 2"."""
+    if ratio == 2:
+        return "double"
+    if ratio.denominator == 1:
+        return f"{ratio.numerator} to 1"
+    return f"{ratio.numerator} to {ratio.denominator}"
+
+
+def table_sign(rules: Ruleset) -> dict[str, Any]:
+    """The sign at the table: stake limits and what pays more than evens.
+
+    Public information (printed on any real table's sign), read from the preset
+    the snapshot names; nothing here depends on a card.
+    """
+    pays = [f"Pontoon pays {_pays(rules.pay_pontoon)}",
+            f"Five-card trick pays {_pays(rules.pay_five_card)}"]
+    if rules.three_of_a_kind_pays:
+        rate = rules.three_of_a_kind_pays
+        pays.append(f"Three of a kind pays {rate.numerator} to {rate.denominator} at once")
+    if rules.five_card_always_wins:
+        pays.append("A five-card trick always wins")
+    if rules.shoot_bets:
+        pays.append("Shoot bets on the kitty")
+    ties = "Ties: stake returned" if rules.ties == "push" else (
+        "Ties go to the dealer" if rules.house_dealer else "Ties go to the bank")
+    return {"min_stake": rules.min_stake, "max_stake": rules.max_stake, "pays": pays,
+            "ties": ties}
+
+
 def public_view(snapshot: Snapshot) -> View:
     """What the players' screen may show: only what is face up at a real table."""
     deal = snapshot.get("deal") or {}
@@ -224,6 +257,16 @@ def public_view(snapshot: Snapshot) -> View:
             "net": {str(k): _number(v) for k, v in (settlement.get("net") or {}).items()},
             "transfers": transfers(snapshot),
         }
+    preset = PRESETS.get(str(snapshot.get("rules")))
+    last = snapshot.get("last_deal")
+    last_deal = None
+    if isinstance(last, Mapping):
+        # a finished deal: every card was shown at its settlement, the nets were announced
+        last_deal = {
+            "number": last.get("number"),
+            "void": bool(last.get("void")),
+            "net": {str(k): _number(v) for k, v in (last.get("net") or {}).items()},
+        }
     view: View = {
         "table": snapshot.get("table"),
         "rules": snapshot.get("rules"),
@@ -250,5 +293,7 @@ def public_view(snapshot: Snapshot) -> View:
         ],
         "game_over": bool(snapshot.get("game_over")),
         "winners": list(snapshot.get("winners") or []),
+        "sign": table_sign(preset) if preset is not None else None,
+        "last_deal": last_deal,
     }
     return view

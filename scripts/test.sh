@@ -35,6 +35,11 @@ if [ ! -f ".cache/mpy/node_modules/$mpy/micropython.mjs" ] && command -v npm >/d
     npm install --silent --no-audit --no-fund --prefix .cache/mpy "$mpy@1.27.0"
 fi
 
+# axe-core (npm), injected into the pages by the accessibility browser tests.
+if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/null; then
+    npm install --silent --no-audit --no-fund --prefix .cache/axe "axe-core@4"
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 

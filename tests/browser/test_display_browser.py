@@ -188,7 +188,7 @@ def test_a_deal_through_the_dealer_page(browser: object) -> None:
         expect(dealer.locator("#payouts")).to_contain_text("Collect from Seat 2 (Bob): 1")
         expect(dealer.locator("#payouts")).to_contain_text("Pay Seat 3 (Cat): 1")
         expect(dealer.locator("#payouts")).to_contain_text("The bank (Dan) loses 1")
-        expect(public.locator("#turn")).to_have_text("Deal settled")
+        expect(public.locator("#turn")).to_have_text("Deal 1 settled — next: deal 2")
         expect(public.locator("[data-seat='Ann'] .net-pos")).to_have_text("+1")
         expect(public.locator("[data-seat='Bob'] .net-neg")).to_have_text("−1")
         expect(public.locator("#standings")).to_contain_text("Dan -1 units")
