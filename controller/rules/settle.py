@@ -85,6 +85,7 @@ def settle(s: State) -> None:
         p = d.seats[si]
         for h in hands:
             if not (h.bust or h.paid):
+                h.show()  # a hand is laid open to be compared with the bank's
                 m = outcome(s, d, h)
                 h.net = int(h.stake * m)
                 if h.shoot:

@@ -148,3 +148,33 @@ def test_link_counters_reach_the_dealer_view_never_the_public_one() -> None:
                         "choices": []}
     assert public_view(snapshot)["notice"] == (
         "One moment: the dealer is checking the cards on the table.")
+
+
+def test_hands_are_laid_open_at_settlement() -> None:
+    """RULES.md §2.7: the live hands are compared with the bank's, so the TV
+    shows them once the deal is settled. Worked by hand: house, Dan banks;
+    Ann 7C 9C = 16 sticks, Ben 8D TD = 18 sticks, Dan QH 2S = 12 stays: both
+    players beat 12 and win their stake of 2."""
+
+    async def play() -> ManualTable:
+        table = ManualTable(rules="house", players=["Ann", "Ben", "Dan"], banker="Dan")
+        assert (await table.command("next_deal")).ok
+        for code in ["7C", "8D", "QH"]:
+            assert (await table.command("confirm_card", {"code": code})).ok
+        for name in ["Ann", "Ben"]:
+            stake = {"seat": name, "decision": "stake", "amount": 2}
+            assert (await table.command("decide", stake)).ok
+        for code in ["9C", "TD", "2S"]:
+            assert (await table.command("confirm_card", {"code": code})).ok
+        for name in ["Ann", "Ben"]:
+            assert (await table.command("decide", {"seat": name, "decision": "stick"})).ok
+        assert (await table.command("bank_stay")).ok
+        return table
+
+    view = public_view(dict(asyncio.run(play()).snapshot()))
+    shown = {s["name"]: [c.get("code") for c in s["hands"][0]["cards"]]
+             for s in view["seats"] if s["hands"]}
+    assert shown == {"Ann": ["7C", "9C"], "Ben": ["8D", "TD"]}
+    assert {s["name"]: s["hands"][0].get("total") for s in view["seats"] if s["hands"]} == {
+        "Ann": 16, "Ben": 18}
+    assert view["last_deal"]["net"] == {"Ann": 2, "Ben": 2, "Dan": -4}
