@@ -218,10 +218,19 @@
         return Object.assign(base, { title: "Jam at the shoe",
           todo: "Free the card stuck in the shoe's gate, then tell the table it is free." });
       }
-      if (alarm.kind === "lost") {
+      if (alarm.kind === "reboot") {
         return Object.assign(base, { title: "The shoe restarted",
           todo: "Compare the cards on the table with the seats on this screen. If they match, " +
                 "say so; if not, void the deal." });
+      }
+      if (alarm.kind === "lost") {
+        return Object.assign(base, { title: "Card events lost",
+          todo: "Compare the cards on the table with the seats on this screen. If they match, " +
+                "say so; if not, void the deal." });
+      }
+      if (alarm.kind === "pack") {
+        return Object.assign(base, { title: "A pack was loaded mid-deal",
+          todo: "Put the pack back as it was and go on, or void the deal." });
       }
       return Object.assign(base, { title: "The table needs you", todo: "Choose what to do." });
     }

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from axe_check import axe_violations, describe
 from test_dealer_tablet import TOKEN, Served, move, serve
-from test_dealer_tablet import browser as browser  # a module fixture, shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -18,19 +18,15 @@ printed), never into the repository.
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_kit import free_port, shot, stop, wait_up
 
 from controller.rules import PRESETS
 
@@ -39,9 +35,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 sync_api = pytest.importorskip("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 TOKEN = "defects-test-token"
 TABLET = {"width": 1024, "height": 768}
 CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
@@ -49,40 +42,10 @@ CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
 RAW = re.compile(r"[\[{]|\"loc\"|\"msg\"|\"type\"")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: run scripts/test.sh as root to install it")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_up(base: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(base + "/api/public", timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)  # polling a port that is not open yet: nothing to wait on
-    raise TimeoutError("server did not come up")
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
     """A hand-run table on its own port (Dan banks; one pack, seed 3)."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "dealer_display", "--port", str(port), "--token", TOKEN,
@@ -90,23 +53,10 @@ def server() -> Iterator[str]:
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     try:
-        _wait_up(base, proc)
+        wait_up(base, proc)
         yield base
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-
-
-def shot(page: Any, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path))
-    print(f"screenshot: {path}")
-    return path
+        stop(proc)
 
 
 def tap(page: Any, selector: str) -> None:

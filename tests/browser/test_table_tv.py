@@ -27,7 +27,6 @@ from typing import Any
 
 import pytest
 from test_dealer_tablet import Served, move, serve
-from test_dealer_tablet import browser as browser  # a module fixture, shared
 
 from dealer_display.autoplay import step
 
