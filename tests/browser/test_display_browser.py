@@ -134,7 +134,10 @@ def test_a_deal_through_the_dealer_page(browser: object) -> None:
         expect(public.locator("[data-seat='Ann'] .net-pos")).to_have_text("+1")
         expect(public.locator("[data-seat='Bob'] .net-neg")).to_have_text("−1")
         expect(public.locator("#standings")).to_contain_text("Dan -1 units")
-        assert not set(public_cards(public)) - {"back", "KS", "TH", "7H"}
+        # Settled: every live hand is laid open to be compared (RULES.md §2.7):
+        # Ann TC 8H, Bob 9D 7S, Cat 5S 6D KS, the bank TH 7H; no back is left.
+        assert sorted(public_cards(public)) == sorted(
+            ["TC", "8H", "9D", "7S", "5S", "6D", "KS", "TH", "7H"])
         shot(dealer, "dealer-4-settled")
         shot(public, "table-4-settled")
 
