@@ -17,6 +17,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,6 +78,18 @@ async def press_with_a_session(url: str, dev: MicroPythonDevice) -> None:
                 pass
 
 
+def once_more(url: str, device: str, outcomes: list[Outcome], **kw: Any) -> list[Outcome]:
+    """A check that failed is run once more, alone.  The firmware runs in wasm
+    behind a pipe on a shared 2-core box, and a scheduler stall under load can
+    push one reply past a timing bound; a real defect fails the second time too
+    (each check fails against its broken device in test_conformance.py)."""
+    again = {o.check.name for o in outcomes if o.status == FAIL}
+    if not again:
+        return outcomes
+    redone = {o.check.name: o for o in run_checks(url, device, only=sorted(again), **kw)}
+    return [redone.get(o.check.name, o) for o in outcomes]
+
+
 def verdicts(outcomes: list[Outcome]) -> tuple[list[tuple[str, str]], list[str]]:
     failed = [(o.check.name, o.reason) for o in outcomes if o.status == FAIL]
     skipped = [o.check.name for o in outcomes if o.status == SKIP]
@@ -90,7 +103,7 @@ def test_the_firmware_shoe_passes_the_whole_suite(fw_shoe: tuple[str, MicroPytho
     url, dev = fw_shoe
     dev.control("pull", n=SHOE_PULLS, ms=12, gap=8)
     wait_world(dev, "pulls_left", 0)
-    outcomes = run_checks(url, "shoe", slack=SLACK)
+    outcomes = once_more(url, "shoe", run_checks(url, "shoe", slack=SLACK), slack=SLACK)
     failed, skipped = verdicts(outcomes)
     assert failed == []
     assert skipped == ["text.too-long", "text.two-lines"]
@@ -105,7 +118,9 @@ def test_the_firmware_panel_bus_passes_the_whole_suite(
     (a panel has no dispense motor)."""
     url, dev = fw_bus
     asyncio.run(asyncio.wait_for(press_with_a_session(url, dev), 60))
-    outcomes = run_checks(url, "bus", addresses=(*BUS_SEATS, 15), slack=SLACK)
+    addresses = (*BUS_SEATS, 15)
+    outcomes = once_more(url, "bus", run_checks(url, "bus", addresses=addresses, slack=SLACK),
+                         addresses=addresses, slack=SLACK)
     failed, skipped = verdicts(outcomes)
     assert failed == []
     assert skipped == ["commands.already-done", "dispense.result-first"]
