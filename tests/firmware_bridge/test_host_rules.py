@@ -38,6 +38,7 @@ from firmware_bridge.wire import (
     FLAG_FROM_DEVICE,
     FLAG_SEQ,
     PROTOCOL_MAJOR,
+    PROTOCOL_MINOR,
     DeviceKind,
     Dispense,
     Event,
@@ -188,7 +189,8 @@ def test_a_device_of_another_major_version_is_refused_in_plain_words() -> None:
     (down,) = host.events()
     assert isinstance(down, LinkDown)
     assert down.reason == (
-        "the shoe speaks protocol 2.0 but this host speaks 1.0: update the host software"
+        f"the shoe speaks protocol 2.0 but this host speaks {PROTOCOL_MAJOR}.{PROTOCOL_MINOR}:"
+        " update the host software"
     )
     assert host.counters.version_errors == 1
     assert host.next_deadline() == pytest.approx(1.01)  # asked again only once a second
@@ -356,13 +358,16 @@ def test_the_wanted_state_waits_for_the_link_and_follows_sync_events() -> None:
     types = [f.header.type for f in frames if f.header.sequenced]
     assert types == [MsgType.SYNC_EVENTS, MsgType.SET_GATE, MsgType.SET_LIGHTS, MsgType.SET_TEXT]
     assert SetLights.decode(of(frames, MsgType.SET_LIGHTS)[0].body) == SetLights(2)
-    host.events()
+    # protocol 5.4: the session never opens a gate by itself; a new session
+    # pushes it locked, and whoever asked for the opening is told it did not happen
+    assert SetGate.decode(of(frames, MsgType.SET_GATE)[0].body) == SetGate(True)
+    early = host.events()
+    assert [e.handle for e in early if isinstance(e, CommandFailed)] == [h_gate]
     for f in frames[1:]:
         if f.header.sequenced:
             host.receive_bytes(dev.result(f.header.seq, f.header.type), 0.1)
     done = host.events()
-    assert [e.handle for e in done if isinstance(e, CommandDone)] == [h_gate, h_old, h_new,
-                                                                       h_text]
+    assert [e.handle for e in done if isinstance(e, CommandDone)] == [h_old, h_new, h_text]
     assert all(isinstance(e, CommandDone) and e.ok and e.message == "done" for e in done)
 
 

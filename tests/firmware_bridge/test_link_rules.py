@@ -297,7 +297,8 @@ def test_frames_are_delivered_in_sequence_and_held_back_up_to_window_minus_one()
     assert link.on_frame(from_device(seq=1), b"1", 0.0) == []
     assert link.on_frame(from_device(seq=3), b"3", 0.0) == []
     assert link.on_frame(from_device(seq=4), b"4", 0.0) == []  # 4 ahead: dropped
-    assert link.counters.out_of_order == 3
+    assert link.counters.out_of_order == 2  # 1 and 3: held back
+    assert link.counters.out_of_window == 1  # 4: beyond the window, dropped and counted
     assert link.on_frame(from_device(seq=1), b"1", 0.0) == []  # held already
     assert link.counters.duplicates == 1
     got = link.on_frame(from_device(seq=0), b"0", 0.0)
@@ -317,7 +318,7 @@ def test_a_duplicate_behind_expected_is_dropped_and_counted() -> None:
     assert link.on_frame(from_device(seq=72), b"", 0.0) == []  # 128 behind
     assert link.counters.duplicates == 2
     assert link.on_frame(from_device(seq=71), b"", 0.0) == []  # 129 behind: too far ahead
-    assert link.counters.out_of_order == 1
+    assert link.counters.out_of_window == 1 and link.counters.out_of_order == 0
 
 
 def test_unsequenced_frames_are_delivered_as_they_come_and_owe_no_ack() -> None:
