@@ -444,8 +444,8 @@ def test_a_bus_answers_each_poll_with_exactly_one_frame_from_that_panel() -> Non
     bus.receive_bytes(h1.frame(MsgType.PING, Ping(9).encode()), 0.2)
     (reply,) = frames(bus.data_to_send())
     assert reply.header.type == MsgType.PONG and Pong.decode(reply.body).token == 9
-    bus.receive_bytes(b"\x03\xff\xff\xff\x00", 0.3)
-    assert bus.crc_errors == 1 and bus.data_to_send() == b""
+    bus.receive_bytes(b"\x03\xff\xff\xff\x00", 0.3)  # bad COBS: damage, not a CRC mismatch
+    assert (bus.bad_frames, bus.crc_errors) == (1, 0) and bus.data_to_send() == b""
     assert bus.next_deadline() == 2.2  # the seat's silence deadline (the dealer's: none)
     bus.tick(2.3)
     assert seat.fail_safe
@@ -694,6 +694,6 @@ def test_the_bus_goes_on_after_damage_and_has_no_deadline_while_all_are_fail_saf
     assert bus.next_deadline() is None
     hello_frame = Host(1).frame(MsgType.HELLO, Hello(1, 0, 3).encode())
     bus.receive_bytes(b"\x03\xff\xff\xff\x00\x05\x01\x00" + hello_frame, 0.0)
-    assert bus.crc_errors == 2
+    assert (bus.bad_frames, bus.crc_errors) == (2, 0)  # two runs of bad COBS
     (reply,) = frames(bus.data_to_send())
     assert reply.header.type == MsgType.HELLO_REPLY

@@ -29,6 +29,7 @@ from firmware_bridge.device import (
     shoe_identity,
 )
 from firmware_bridge.device_runner import DeviceRunner, PtyPort
+from firmware_bridge.wire import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
 pytestmark = pytest.mark.slow
 
@@ -78,7 +79,7 @@ def test_the_simulated_table_passes_every_check(
     code, found = doctor(capsys, variant(sim, tmp_path), "--no-card")
     assert failed(found) == {}
     assert found["shoe"][0] == "ok" and "a shoe" in found["shoe"][1]
-    assert "protocol 1.0, firmware 1.0.0" in found["shoe"][1]
+    assert f"protocol {PROTOCOL_MAJOR}.{PROTOCOL_MINOR}, firmware 1.0.0" in found["shoe"][1]
     assert found["panel 2 (Ben)"][0] == "ok" and found["dealer panel"][0] == "ok"
     assert "640x480" in found["camera"][1]
     assert found["test card"] == ("skipped", "left out (--no-card)")
