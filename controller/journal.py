@@ -89,7 +89,11 @@ def _canonical(value: Mapping[str, Any]) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _chain(prev: str, seq: int, game: int, kind: str, body: str, meta: str, at: float) -> str:
+def chain_hash(prev: str, seq: int, game: int, kind: str, body: str, meta: str, at: float) -> str:
+    """The row's hash: it covers the previous row's, so no row can change unseen.
+
+    Public because the event floor checks a table's published rows with it.
+    """
     text = f"{prev}\n{seq}\n{game}\n{kind}\n{body}\n{meta}\n{at!r}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -230,7 +234,7 @@ class Journal:
         seq = self._head_seq + 1
         body_text, meta_text = _canonical(body), _canonical(meta)
         at = round(time.time(), 6)
-        digest = _chain(self._head_hash, seq, game, kind, body_text, meta_text, at)
+        digest = chain_hash(self._head_hash, seq, game, kind, body_text, meta_text, at)
         with self._transaction():
             self._db.execute(
                 "INSERT INTO rows (seq, game, kind, body, meta, at, hash) VALUES (?,?,?,?,?,?,?)",
@@ -295,7 +299,7 @@ class Journal:
                 problem = f"row {expected} is missing"
             elif kind not in ("game", "action", "table"):
                 problem = f"row {seq} has an unknown kind {kind!r}"
-            elif _chain(prev, seq, game, kind, body, meta, at) != digest:
+            elif chain_hash(prev, seq, game, kind, body, meta, at) != digest:
                 problem = f"row {seq} does not match its checksum (changed or damaged)"
             else:
                 try:
