@@ -47,7 +47,7 @@ def main() -> None:
             for code in codes[:n]:
                 make_frame(deck, code, rng, preset=preset, size=size)
             fresh = (time.perf_counter() - t) / n * 1e3
-            cam = SimCamera(deck, preset=preset, seed=0, size=size)
+            cam = SimCamera(deck, preset=preset, seed=0, size=size, mode="overhead")
             cam.warm_up()
             t = time.perf_counter()
             for code in codes[:n]:

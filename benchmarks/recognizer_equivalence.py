@@ -99,7 +99,7 @@ def make(folder: Path) -> None:
     i = 0
     for seed, (deck_name, preset, kind, n) in enumerate(blocks):
         if deck_name not in profiles:
-            prof = camera_profile(SimCamera(deck_name))
+            prof = camera_profile(SimCamera(deck_name, mode="overhead"))
             if prof is None:
                 profiles[deck_name] = None
             else:

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             readers.append(("profile", Recognizer(prof)))
         except ProfileError as exc:
             print(f"{name}: calibration refused: {exc}")
-        cam = SimCamera(deck, preset=args.preset, seed=args.seed + len(name))
+        cam = SimCamera(deck, preset=args.preset, seed=args.seed + len(name), mode="overhead")
         for code in standard_codes(name)[: args.cards]:
             cam.show(code)
             frames = [f for f in (cam.grab() for _ in range(args.grabs)) if f is not None]

@@ -383,6 +383,12 @@ class Table:
         from vision.evidence import FrameFusion
 
         assert self.camera is not None and self.recognizer is not None
+        read_live = getattr(self.recognizer, "read_live", None)
+        if getattr(self.recognizer, "reads_passes", False) and read_live is not None:
+            # the in-shoe camera: the card's pass over the window, fused
+            # (``vision.in_shoe.InShoeReader.read_live``, as ``vision pass``)
+            read = read_live(self.camera.grab)
+            return read.card, read.reason, read.guesses
         camera = self.camera
         fusion = FrameFusion(min_frames=self.frames)
         grabber = self._grabber

@@ -24,7 +24,7 @@ Example::
     from hardware_sim.camera import SimCamera
     from hardware_sim.camera_stream import CameraStream
 
-    with CameraStream(SimCamera("builtin"), fps=25) as stream:
+    with CameraStream(SimCamera("builtin", mode="overhead"), fps=25) as stream:
         stream.url            # http://127.0.0.1:NNNNN/stream.mjpg
         stream.snapshot_url   # http://127.0.0.1:NNNNN/snapshot.jpg
 """

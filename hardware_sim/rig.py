@@ -109,7 +109,7 @@ class SimRig:
         port_kind: str = "pty",
         camera: Any = "builtin",
         camera_preset: str = "normal",
-        camera_mode: str = "overhead",
+        camera_mode: str = "in_shoe",
         motor: bool = False,
         link_dir: Path | None = None,
         opencv_threads: int | None = 1,
@@ -165,7 +165,7 @@ class SimRig:
         return cls(seats, cards=ScriptedSource(cards, rest), **kwargs)
 
     @staticmethod
-    def _make_camera(camera: Any, preset: str, seed: int, mode: str = "overhead") -> Any:
+    def _make_camera(camera: Any, preset: str, seed: int, mode: str = "in_shoe") -> Any:
         if camera is None or camera is False:
             return None
         if not isinstance(camera, str):

@@ -1,5 +1,6 @@
 """``pontoon-table vision calibrate DIR --out PROFILE`` and
-``pontoon-table vision read [--profile PROFILE] IMAGE... [--json]``.
+``pontoon-table vision read [--profile PROFILE] [--mode MODE] IMAGE... [--json]`` and
+``pontoon-table vision pass [--profile PROFILE] FRAME... [--json]``.
 
 Both are used by the table and by acceptance checks, so their output is
 stable: ``read --json`` prints one JSON object per image, in argument order,
@@ -10,6 +11,14 @@ with ``card`` null when unsure, ``reason`` a code saying why (``no_card``,
 (``[{"card": "6H", "p": 0.41}, ...]``).  Bad input (a missing file, an image that is
 not one, a folder missing cards) gets one plain line on stderr and a non-zero
 exit, never a traceback; the other images are still read.
+
+``read --mode in-shoe`` (or ``auto``, the default, which knows an in-shoe frame
+by the dark floor around the window) reads a frame of the in-shoe camera
+(``vision.in_shoe``): it names the card only when that frame alone is sure;
+a frame of the card's middle or of the empty window is null with its reason
+(``middle``, ``no_card``, ``partial``).  ``pass`` reads the frames of one
+card's pass in order and prints one line: ``{"card": "QH" | null,
+"confidence", "frames", "used", "ms", "reason", "detail", "guesses"}``.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ EXIT_BAD_INPUT = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="vision_command", metavar="{calibrate,read}")
+    sub = parser.add_subparsers(dest="vision_command", metavar="{calibrate,read,pass}")
     sub.required = True
     cal = sub.add_parser(
         "calibrate",
@@ -53,6 +62,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rd.add_argument("images", nargs="+", metavar="IMAGE")
     rd.add_argument("--profile", metavar="PROFILE", help="deck profile from 'vision calibrate'")
     rd.add_argument("--json", action="store_true", help="one JSON object per line per image")
+    rd.add_argument("--mode", choices=("auto", "overhead", "in-shoe"), default="auto",
+                    help="overhead: a card on the table; in-shoe: a frame of the camera under "
+                    "the shoe's window; auto (default): tell by the frame")
+    ps = sub.add_parser(
+        "pass",
+        help="read one card from the frames of its pass over the shoe's window",
+        description="Read the card whose pass over the in-shoe camera's window FRAME... show, "
+        "in order: every frame's evidence is fused into one answer.",
+    )
+    ps.add_argument("frames", nargs="+", metavar="FRAME")
+    ps.add_argument("--profile", metavar="PROFILE", help="deck profile from 'vision calibrate'")
+    ps.add_argument("--json", action="store_true", help="one JSON object on one line")
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -100,6 +121,7 @@ def _calibrate_from_camera(source: str, *, name: str) -> DeckProfile:
 def _read(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.in_shoe import InShoeReader, looks_in_shoe
     from vision.profile import ProfileError
     from vision.recognizer import Recognizer
     from vision.sources import ImageError, load_image
@@ -110,6 +132,7 @@ def _read(args: argparse.Namespace) -> int:
     except ProfileError as exc:
         print(f"pontoon-table vision read: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    in_shoe = InShoeReader(recognizer)
     status = 0
     for path in args.images:
         start = time.perf_counter()
@@ -124,7 +147,8 @@ def _read(args: argparse.Namespace) -> int:
                                   "ms": round(ms, 3), "reason": "bad_image",
                                   "detail": str(exc), "guesses": []}), flush=True)
             continue
-        reading = recognizer.read(frame)
+        shoe = args.mode == "in-shoe" or (args.mode == "auto" and looks_in_shoe(frame))
+        reading = in_shoe.read(frame) if shoe else recognizer.read(frame)
         ms = (time.perf_counter() - start) * 1000  # decoding the file counts too
         if args.json:
             record = {
@@ -148,7 +172,58 @@ def _read(args: argparse.Namespace) -> int:
     return status
 
 
+def _pass(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.in_shoe import InShoeReader
+    from vision.profile import ProfileError
+    from vision.sources import ImageError, load_image
+
+    cv2.setNumThreads(1)
+    try:
+        reader = InShoeReader(args.profile)
+    except ProfileError as exc:
+        print(f"pontoon-table vision pass: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    status = 0
+    start = time.perf_counter()
+    fusion = reader.fusion()
+    for path in args.frames:
+        try:
+            frame = load_image(path)
+        except ImageError as exc:
+            # a frame that cannot be read is a frame that never came
+            print(f"pontoon-table vision pass: {exc}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            fusion.push(None)
+            continue
+        fusion.push(frame)
+    result = fusion.result()
+    ms = (time.perf_counter() - start) * 1000  # decoding the files counts too
+    if args.json:
+        print(json.dumps({
+            "card": result.card,
+            "confidence": round(result.confidence, 4),
+            "frames": result.frames,
+            "used": result.used,
+            "ms": round(ms, 3),
+            "reason": result.code,
+            "detail": result.reason,
+            "guesses": [{"card": c, "p": p} for c, p in result.guesses],
+        }), flush=True)
+    elif result.card is None:
+        guesses = ", ".join(f"{c} {p:.2f}" for c, p in result.guesses)
+        print(f"unsure ({result.reason}{'; ' + guesses if guesses else ''}) "
+              f"[{result.frames} frames, {result.used} used, {ms:.1f} ms]", flush=True)
+    else:
+        print(f"{result.card} (confidence {result.confidence:.2f}) "
+              f"[{result.frames} frames, {result.used} used, {ms:.1f} ms]", flush=True)
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     if args.vision_command == "calibrate":
         return _calibrate(args)
+    if args.vision_command == "pass":
+        return _pass(args)
     return _read(args)

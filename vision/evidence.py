@@ -44,6 +44,12 @@ CODES: dict[str, str] = {
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
+    # the in-shoe reader (vision.in_shoe)
+    "the window is empty": "no_card",
+    "the card's middle: no short edge in view": "middle",
+    "the card's edges are unclear": "no_card",
+    "an index corner only partly in view": "partial",
+    "not sure enough from one frame": "low_confidence",
 }
 
 

@@ -6,7 +6,7 @@ Example::
     from hardware_sim.camera import SimCamera, make_frame
     from hardware_sim.cards import open_deck
 
-    cam = SimCamera("builtin", preset="normal", seed=3)
+    cam = SimCamera("builtin", preset="normal", seed=3, mode="overhead")
     cam.show("QH")              # the card that just left the shoe is under the camera
     frame = cam.grab()          # BGR uint8 640x480 (vision's CameraSource protocol)
     cam.inject("blackout", 3)   # next 3 grabs are black: exercises the "unsure" path

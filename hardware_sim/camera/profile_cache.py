@@ -18,6 +18,7 @@ Example::
     from vision.recognizer import Recognizer
     recognizer = Recognizer(deck_profile("builtin"))   # ~1 s the first time, ms after
     recognizer = Recognizer(camera_profile(rig.camera))  # the same, for a SimRig's camera
+    reader = camera_reader(rig.camera)   # the in-shoe reader for an in-shoe camera
 """
 
 from __future__ import annotations
@@ -129,6 +130,19 @@ def camera_profile(camera: Any) -> Any:
         return deck_profile("builtin" if name == "builtin:classic" else name, width=width)
     except ProfileError:
         return None  # a design that cannot be calibrated (not a standard deck)
+
+
+def camera_reader(camera: Any) -> Any:
+    """The reader a table uses for a simulated camera, with its deck's profile:
+    the in-shoe reader (a pass per card) for ``SimCamera(mode="in_shoe")``,
+    the overhead recogniser for any other camera."""
+    from vision.in_shoe import InShoeReader
+    from vision.recognizer import Recognizer
+
+    profile = camera_profile(camera)
+    if getattr(camera, "mode", None) == "in_shoe":
+        return InShoeReader(profile)
+    return Recognizer(profile)
 
 
 def _save(profile: Any, path: Path) -> None:

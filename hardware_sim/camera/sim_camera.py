@@ -17,7 +17,7 @@ camera, whose encoder smooths part of it away.)
 Example::
 
     from hardware_sim.camera.sim_camera import SimCamera
-    cam = SimCamera("builtin:modern", preset="normal", seed=42)
+    cam = SimCamera("builtin:modern", preset="normal", seed=42, mode="overhead")
     cam.show("7C")
     frame = cam.grab()          # numpy (480, 640, 3) uint8
     cam.truth                   # Frame-like ground truth of the last grab
@@ -26,13 +26,14 @@ Example::
     cam.show(None)              # nothing under the camera: an empty table
     cam.show("KS", face_up=False)   # a card dealt face down: its back is seen
 
-``mode="in_shoe"`` is the camera under the shoe's window instead
+``mode="in_shoe"`` (the default, as the reference table reads every card
+inside the shoe's mouth) is the camera under the shoe's window
 (:mod:`hardware_sim.camera.in_shoe`, ``docs/hardware.md`` section 2): ``show(code)``
 starts the card's pass and each grab returns its next frame at 120 fps (then
 the empty window); ``truth`` is then a
-:class:`~hardware_sim.camera.in_shoe.PassFrame`.  It is not the table
-simulation's default yet: the recogniser cannot read those frames until the
-in-shoe reader (issue 18) lands.
+:class:`~hardware_sim.camera.in_shoe.PassFrame`, and ``vision.in_shoe`` reads
+the frames.  ``mode="overhead"`` is the camera over the table (a card at rest),
+for face-up variants; the example above is written for it.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class SimCamera:
         preset: str | Effects = "normal",
         seed: int = 0,
         size: tuple[int, int] = (640, 480),
-        mode: str = "overhead",
+        mode: str = "in_shoe",
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown camera mode {mode!r}; choose from {MODES}")

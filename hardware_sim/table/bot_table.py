@@ -29,11 +29,10 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
     from dealer_display.address import print_dealer_address
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
-    from hardware_sim.camera.profile_cache import camera_profile
+    from hardware_sim.camera.profile_cache import camera_reader
     from hardware_sim.clock import Clock
     from hardware_sim.people import DealerMistakes
     from hardware_sim.rig import SimRig
-    from vision.recognizer import Recognizer
 
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     if len(players) < 2:
@@ -54,7 +53,7 @@ async def serve_bot_table(args: argparse.Namespace, token: str) -> int:
             rig.bus_url, seats=list(seats.values())
         ) as bus:
             table = Table(core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=rig.camera,
-                          recognizer=Recognizer(camera_profile(rig.camera)))
+                          recognizer=camera_reader(rig.camera))
             async with table:
                 install_state_dump(table)
                 mistakes = DealerMistakes.parse(getattr(args, "dealer_mistakes", "") or "")

@@ -315,9 +315,8 @@ async def play_scenario(
     (``SimRig(firmware_shoe=True)``) instead of the emulator; ``firmware_panels``:
     the panels too."""
     from firmware_bridge.drivers import PanelBus, Shoe
-    from hardware_sim.camera.profile_cache import camera_profile
+    from hardware_sim.camera.profile_cache import camera_reader
     from hardware_sim.rig import SimRig
-    from vision.recognizer import Recognizer
 
     scenario = load_scenario(path)
     setup = scenario_setup(path, scenario)
@@ -353,7 +352,7 @@ async def play_scenario(
         ) as bus:
             table = Table(
                 core, shoe=JournalledShoe(shoe, core, None), bus=bus, camera=rig.camera,
-                recognizer=Recognizer(camera_profile(rig.camera)), frames=frames,
+                recognizer=camera_reader(rig.camera), frames=frames,
             )
             async with table:
                 install_state_dump(table)

@@ -50,7 +50,7 @@ def _read(camera: CountingCamera, frames: int, show: str, faults: dict[str, int]
 
 
 def test_three_agreeing_frames_take_exactly_three_grabs() -> None:
-    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=4))
+    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=4, mode="overhead"))
     assert _read(cam, 3, "QH", {}) == ("QH", "")
     assert cam.grabs == 3
     # the second and third frames were grabbed by the grabber while one was read
@@ -58,14 +58,14 @@ def test_three_agreeing_frames_take_exactly_three_grabs() -> None:
 
 
 def test_blacked_out_frames_are_skipped_and_cost_no_extra_grab() -> None:
-    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=5))
+    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=5, mode="overhead"))
     assert _read(cam, 3, "7C", {"blackout": 2}) == ("7C", "")
     assert cam.grabs == 5  # two dark frames, then three agreeing ones
     assert cam.camera.pending_faults == 0
 
 
 def test_a_camera_that_never_sees_the_card_gives_up_after_max_grabs() -> None:
-    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=6))
+    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=6, mode="overhead"))
     card, why = _read(cam, 3, "AS", {"blackout": 20})
     assert card is None and why
     assert cam.grabs == 12  # Table's max_grabs, not one more
@@ -112,7 +112,7 @@ def _read_with(camera: CountingCamera, recognizer: Recognizer, show: str) -> tup
 
 
 def test_a_card_at_rest_is_read_where_it_lay_after_the_first_frame() -> None:
-    cam = CountingCamera(SimCamera("builtin", preset="normal", seed=7))
+    cam = CountingCamera(SimCamera("builtin", preset="normal", seed=7, mode="overhead"))
     rec = CountingRecognizer()
     assert _read_with(cam, rec, "9D") == ("9D", "")
     assert rec.calls == [("search", "9D"), ("look", "9D"), ("look", "9D")]
@@ -122,7 +122,8 @@ def test_a_card_swapped_between_frames_is_searched_for_and_read_afresh() -> None
     """The second frame shows another card somewhere else: looking where the
     first lay names nothing, so that frame is searched from scratch, the
     streak starts again, and the table gets the card that stays."""
-    cam = SwappingCamera(SimCamera("builtin", preset="normal", seed=8), after=1, swap_to="KS")
+    cam = SwappingCamera(SimCamera("builtin", preset="normal", seed=8, mode="overhead"),
+                         after=1, swap_to="KS")
     rec = CountingRecognizer()
     assert _read_with(cam, rec, "4H") == ("KS", "")
     assert rec.calls[0] == ("search", "4H")
@@ -149,7 +150,7 @@ class LeaningRecognizer:
 
 def _read_guesses(recognizer: LeaningRecognizer) -> tuple[str | None, str, Any]:
     async def run() -> tuple[str | None, str, Any]:
-        camera = SimCamera("builtin", preset="clean", seed=9)
+        camera = SimCamera("builtin", preset="clean", seed=9, mode="overhead")
         table = Table(new_core(HOUSE), camera=camera, recognizer=recognizer, frames=3)
         camera.show("6H")
         return await table._read_card_guesses()

@@ -301,7 +301,7 @@ def test_sim_hw_chooses_the_camera_mode() -> None:
     add_arguments(parser)
     assert parser.parse_args([]).camera_mode == "overhead"
     assert parser.parse_args(["--camera-mode", "in_shoe"]).camera_mode == "in_shoe"
-    assert SimRig({"Ann": 1}).camera.mode == "overhead"
+    assert SimRig({"Ann": 1}).camera.mode == "in_shoe"
 
 
 def test_the_shoe_shows_each_card_s_pass_before_its_card_out() -> None:

@@ -9,7 +9,7 @@ from hardware_sim.camera import FAULTS, SimCamera
 
 
 def test_grab_shows_the_card_at_rest_with_fresh_noise() -> None:
-    cam = SimCamera("builtin", preset="normal", seed=1)
+    cam = SimCamera("builtin", preset="normal", seed=1, mode="overhead")
     cam.show("QH")
     a = cam.grab()
     truth_a = cam.truth
@@ -29,7 +29,7 @@ def test_grab_shows_the_card_at_rest_with_fresh_noise() -> None:
 def test_same_seed_same_frames() -> None:
     frames = []
     for _ in range(2):
-        cam = SimCamera("builtin:duplex", preset="hard", seed=9)
+        cam = SimCamera("builtin:duplex", preset="hard", seed=9, mode="overhead")
         seq = []
         for code in ("AS", "7D", "KC"):
             cam.show(code)
@@ -39,7 +39,7 @@ def test_same_seed_same_frames() -> None:
 
 
 def test_nothing_under_the_camera_and_face_down_cards() -> None:
-    cam = SimCamera(seed=2)
+    cam = SimCamera(seed=2, mode="overhead")
     assert cam.grab() is not None
     assert cam.truth.kind == "empty_table" and cam.truth.code is None
     cam.show("5S", face_up=False)
@@ -51,7 +51,7 @@ def test_nothing_under_the_camera_and_face_down_cards() -> None:
 
 
 def test_injected_faults_then_back_to_normal() -> None:
-    cam = SimCamera(seed=3, size=(320, 240))
+    cam = SimCamera(seed=3, size=(320, 240), mode="overhead")
     cam.show("8H")
     cam.inject("blackout", 2)
     cam.inject("drop")
@@ -73,7 +73,7 @@ def test_injected_faults_then_back_to_normal() -> None:
 
 
 def test_fault_kinds_and_bad_requests() -> None:
-    cam = SimCamera(seed=4)
+    cam = SimCamera(seed=4, mode="overhead")
     cam.show("2D")
     for kind in FAULTS:
         cam.inject(kind)
@@ -86,7 +86,7 @@ def test_fault_kinds_and_bad_requests() -> None:
 
 def test_matches_the_vision_camera_source_protocol() -> None:
     sources = pytest.importorskip("vision.sources")
-    cam = SimCamera(seed=5)
+    cam = SimCamera(seed=5, mode="overhead")
     assert isinstance(cam, sources.CameraSource)
 
 
@@ -95,7 +95,7 @@ def test_one_room_all_evening_and_each_card_lies_its_own_way() -> None:
     same for every card; where and how each card lies is its own."""
     from hardware_sim.camera.frames import ROOM_FIELDS
 
-    cam = SimCamera("builtin", preset="normal", seed=11)
+    cam = SimCamera("builtin", preset="normal", seed=11, mode="overhead")
     scenes = []
     for code in ("AS", "7D", "KC", "2H"):
         cam.show(code)
@@ -106,6 +106,6 @@ def test_one_room_all_evening_and_each_card_lies_its_own_way() -> None:
         assert all(getattr(scene, f) == getattr(cam.room, f) for f in ROOM_FIELDS)
     corners = [s.corners.tobytes() for s in scenes if s.corners is not None]
     assert len(set(corners)) == 4
-    rooms = {(SimCamera(seed=s).room.table, SimCamera(seed=s).room.jpeg_quality)
-             for s in range(12)}
+    rooms = {(SimCamera(seed=s, mode="overhead").room.table,
+              SimCamera(seed=s, mode="overhead").room.jpeg_quality) for s in range(12)}
     assert len(rooms) > 3  # another camera, another room

@@ -59,14 +59,14 @@ def test_the_cache_key_follows_the_renderer_and_reader_source() -> None:
 
 def test_only_a_simulated_camera_gets_a_deck_profile(cache: Path) -> None:
     assert pc.camera_profile(object()) is None
-    cam = SimCamera("builtin:classic", seed=1)
+    cam = SimCamera("builtin:classic", seed=1, mode="overhead")
     assert pc.camera_profile(cam) is pc.deck_profile("builtin")  # one design, one profile
 
 
 def test_the_simulated_camera_reads_right_with_its_deck_profile(cache: Path) -> None:
     """Every card of a deck, in normal conditions, three agreeing frames each."""
     recognizer = Recognizer(pc.deck_profile("builtin"))
-    cam = SimCamera("builtin", preset="normal", seed=11)
+    cam = SimCamera("builtin", preset="normal", seed=11, mode="overhead")
     unsure = 0
     for code in CARD_CODES:
         cam.show(code)

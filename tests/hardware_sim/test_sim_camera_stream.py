@@ -21,7 +21,7 @@ from vision.sources import LiveCaptureSource, VideoCaptureSource, is_live, open_
 
 @pytest.fixture(scope="module")
 def camera() -> SimCamera:
-    return SimCamera("builtin", seed=4)
+    return SimCamera("builtin", seed=4, mode="overhead")
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ def test_dealer_deals_one_card_per_opening_of_the_gate_and_the_camera_sees_it() 
                 await shoe.set_gate(True)
         return seen
 
-    with SimRig({"Ann": 1}, seed=3, camera_preset="clean") as rig:
+    with SimRig({"Ann": 1}, seed=3, camera_preset="clean", camera_mode="overhead") as rig:
         seen = asyncio.run(host(rig))
         assert seen == [p.code for p in rig.world.on_table]
         assert len(set(seen)) == 3
@@ -252,7 +252,7 @@ def test_cards_leaving_the_shoe_are_read_by_the_recognizer() -> None:
 
     recognizer = Recognizer()
     answered = wrong = 0
-    with SimRig({"Ann": 1}, seed=5, camera_preset="normal") as rig:
+    with SimRig({"Ann": 1}, seed=5, camera_preset="normal", camera_mode="overhead") as rig:
         rig.call(lambda: setattr(rig.world.shoe, "gate_locked", False))
         for _ in range(52):
             card = rig.pull_card().card

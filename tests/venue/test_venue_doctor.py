@@ -245,7 +245,7 @@ def test_a_card_held_under_the_camera_is_read(
     from hardware_sim.camera import SimCamera
     from hardware_sim.camera_stream import CameraStream
 
-    camera = SimCamera("builtin", seed=5)
+    camera = SimCamera("builtin", seed=5, mode="overhead")
     camera.show("QH")
     stream = CameraStream(camera, port=0, fps=25).start()
     try:

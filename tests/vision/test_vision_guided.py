@@ -45,7 +45,7 @@ class Dealer:
 
 @pytest.mark.slow
 def test_a_deck_learned_through_the_camera_reads_that_deck() -> None:
-    camera = SimCamera("builtin:modern", preset="clean", seed=3)
+    camera = SimCamera("builtin:modern", preset="clean", seed=3, mode="overhead")
     dealer = Dealer(camera, mistakes={"7S": "QH"})
     profile = guided_calibration(camera, dealer.say, name="table deck")
 
@@ -57,7 +57,7 @@ def test_a_deck_learned_through_the_camera_reads_that_deck() -> None:
     # read is allowed now and then (the table then asks the dealer), a wrong
     # one never, and most of the dozen must be read.
     reader = Recognizer(profile)
-    live = SimCamera("builtin:modern", preset="normal", seed=11)
+    live = SimCamera("builtin:modern", preset="normal", seed=11, mode="overhead")
     rng = np.random.default_rng(5)
     right = 0
     for code in rng.choice(CARD_CODES, size=12, replace=False):
@@ -81,7 +81,7 @@ def _write_dealer_video(path: str, codes: list[str]) -> None:
     """A recording of a dealer showing each card in deck order, then taking it away."""
     import cv2
 
-    camera = SimCamera("builtin:classic", preset="clean", seed=9)
+    camera = SimCamera("builtin:classic", preset="clean", seed=9, mode="overhead")
     writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 480))
     assert writer.isOpened()
     for code in codes:
@@ -106,7 +106,7 @@ def test_cli_calibrates_from_a_camera_source_and_reads_with_the_profile(tmp_path
 
     import cv2
 
-    camera = SimCamera("builtin:classic", preset="normal", seed=4)
+    camera = SimCamera("builtin:classic", preset="normal", seed=4, mode="overhead")
     shown = ["QD", "7C", "AS", "TH"]
     images = []
     for code in shown:

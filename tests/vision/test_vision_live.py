@@ -66,7 +66,7 @@ def test_ledger_flags_impossible_cards() -> None:
 
 
 def test_sim_camera_plugs_in_as_a_source_and_reaches_consensus() -> None:
-    cam = SimCamera("builtin", preset="normal", seed=3)
+    cam = SimCamera("builtin", preset="normal", seed=3, mode="overhead")
     assert isinstance(cam, CameraSource)
     rec = Recognizer()
     cam.show("9C")

@@ -143,7 +143,7 @@ def test_looking_where_the_card_lay_reads_the_same_and_never_names_another(
     at all or, where the two happen to overlap, the card that is really there."""
     from hardware_sim.camera import SimCamera
 
-    cam = SimCamera("builtin", preset="normal", seed=21)
+    cam = SimCamera("builtin", preset="normal", seed=21, mode="overhead")
     previous = None
     looked_elsewhere = 0
     for i in range(60):

@@ -1,0 +1,186 @@
+"""The in-shoe reader (``vision.in_shoe``) on simulated passes: how often a
+pass names a wrong card or none, how often a single frame names a wrong card,
+and what a frame costs.
+
+    .venv/bin/python benchmarks/in_shoe_bench.py --sweep          # validation designs
+    .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
+
+For each design and preset (``normal`` and ``hard`` of
+``hardware_sim.camera.in_shoe.SHOE_PRESETS``), ``--passes`` seeded passes of
+its standard cards are rendered by the simulated in-shoe camera (either end
+leading, speed, sideways play and turn drawn per pass; the shoe's light,
+glare, dust and encoder per design and preset) and every frame is read once
+by the generic reader (no deck profile), on one OpenCV thread.  The expected
+card of each pass is the renderer's input.  The readings are then fused per
+pass (``PassFusion``) at the shipped margins, or at every margin of the sweep.
+
+Figures: passes wrong / unsure; frames that named a card alone, and how many
+of them wrongly (per frame of the passes); CPU time per frame (this thread,
+``time.thread_time``) median and p99.  Validation designs are
+``VALIDATION`` below (all from ``vision_split.TUNING``); the held-out designs
+are ``vision_split.HELD_OUT`` minus ``guyenne-classic`` (courts without
+index), read once for the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+
+from vision_split import HELD_OUT, standard_codes  # noqa: E402
+
+from hardware_sim.camera.in_shoe import InShoeRenderer  # noqa: E402
+from vision.evidence import margin  # noqa: E402
+from vision.in_shoe import FRAME_MARGIN, PASS_MARGIN, InShoeReader, PassFusion  # noqa: E402
+from vision.recognizer import Reading  # noqa: E402
+
+VALIDATION = ("builtin:modern", "builtin:duplex", "tango", "plastic", "anglo")
+HELD = tuple(d for d in HELD_OUT if d != "guyenne-classic")
+PRESETS = ("normal", "hard")
+PASS_GRID = (4.0, 6.0, 8.0, 12.0, 16.0, 20.0)
+FRAME_GRID = (4.0, 5.0, 6.0, 7.0, 8.0)
+
+
+@dataclass
+class Pass:
+    design: str
+    preset: str
+    code: str
+    lead: str
+    readings: list[Reading]
+
+
+def collect(designs: tuple[str, ...], passes: int, seed: int) -> tuple[list[Pass], list[float]]:
+    reader = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
+    out: list[Pass] = []
+    cpu: list[float] = []
+    for d_i, design in enumerate(designs):
+        codes = standard_codes(design)
+        for p_i, preset in enumerate(PRESETS):
+            rng = np.random.default_rng((seed, d_i, p_i))
+            renderer = InShoeRenderer(design, preset=preset, seed=seed + 7 * d_i + p_i)
+            order = rng.permutation(len(codes))
+            for k in range(passes):
+                code = codes[int(order[k % len(codes)])]
+                plan = renderer.plan(code, rng)
+                readings = []
+                for f in renderer.render_pass(plan, rng):
+                    t = time.thread_time()
+                    readings.append(reader.read(f.image))
+                    cpu.append((time.thread_time() - t) * 1000)
+                out.append(Pass(design, preset, code, plan.lead, readings))
+            print(f"  read {design} {preset}", file=sys.stderr, flush=True)
+    return out, cpu
+
+
+def one_frame(r: Reading, frame_margin: float) -> str | None:
+    """What ``vision read`` of this frame alone answers under ``frame_margin``."""
+    if r.card is None or r.evidence is None:
+        return r.card
+    return r.card if margin(r.evidence)[1] >= frame_margin else None
+
+
+def fuse(p: Pass, pass_margin: float) -> str | None:
+    reader = InShoeReader.__new__(InShoeReader)
+    reader.margin = pass_margin
+    fusion = PassFusion(reader)
+    for r in p.readings:
+        fusion.add(r)
+    return fusion.result().card
+
+
+def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: str) -> None:
+    n = len(passes)
+    wrong = unsure = 0
+    frames = named = f_wrong = 0
+    confusions: Counter[str] = Counter()
+    for p in passes:
+        card = fuse(p, pass_margin)
+        if card is None:
+            unsure += 1
+        elif card != p.code:
+            wrong += 1
+            confusions[f"pass {p.code}->{card}"] += 1
+        for r in p.readings:
+            frames += 1
+            c = one_frame(r, frame_margin)
+            if c is not None:
+                named += 1
+                if c != p.code:
+                    f_wrong += 1
+                    confusions[f"frame {p.code}->{c}"] += 1
+    print(
+        f"{label:34s} passes {n:5d}: wrong {wrong:3d} ({100 * wrong / n:.3f} %), unsure "
+        f"{unsure:3d} ({100 * unsure / n:.2f} %) | frames {frames}: named alone {named} "
+        f"({100 * named / max(frames, 1):.1f} %), wrong {f_wrong} "
+        f"({100 * f_wrong / max(frames, 1):.3f} %)"
+    )
+    if confusions:
+        print("    " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--passes", type=int, default=52, help="passes per design and preset")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--designs", help="comma-separated (default: the validation designs)")
+    ap.add_argument("--held-out", action="store_true", help="the held-out designs (once)")
+    ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
+    ap.add_argument(
+        "--collect-only",
+        action="store_true",
+        help="read and keep the readings (--cache) without printing any figure",
+    )
+    ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    designs = (
+        HELD if args.held_out else tuple(args.designs.split(",")) if args.designs else VALIDATION
+    )
+    print(
+        f"designs: {', '.join(designs)}; presets {', '.join(PRESETS)}; "
+        f"{args.passes} passes each, seed {args.seed}"
+    )
+    if args.cache and Path(args.cache).exists():
+        with open(args.cache, "rb") as fh:
+            passes, cpu = pickle.load(fh)
+    else:
+        passes, cpu = collect(designs, args.passes, args.seed)
+        if args.cache:
+            with open(args.cache, "wb") as fh:
+                pickle.dump((passes, cpu), fh)
+    if args.collect_only:
+        return
+    print(
+        f"CPU time per frame, one thread: median {np.median(cpu):.2f} ms, "
+        f"p99 {np.percentile(cpu, 99):.2f} ms ({len(cpu)} frames)"
+    )
+    leads = Counter(p.lead for p in passes)
+    print(f"passes leading with the face's top: {leads['top']}, bottom: {leads['bottom']}")
+    if args.sweep:
+        for pm in PASS_GRID:
+            report(passes, pm, FRAME_MARGIN, f"pass margin {pm:4.1f} frame {FRAME_MARGIN:4.1f}")
+        for fm in FRAME_GRID:
+            report(passes, PASS_MARGIN, fm, f"pass margin {PASS_MARGIN:4.1f} frame {fm:4.1f}")
+    for preset in PRESETS:
+        report(
+            [p for p in passes if p.preset == preset],
+            PASS_MARGIN,
+            FRAME_MARGIN,
+            f"{preset} (shipped margins)",
+        )
+    report(passes, PASS_MARGIN, FRAME_MARGIN, "all (shipped margins)")
+
+
+if __name__ == "__main__":
+    main()

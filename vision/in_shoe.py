@@ -1,0 +1,332 @@
+"""The in-shoe reader: names the card sliding face down over the shoe's window
+from the frames of its pass (``docs/vision.md``, "In-shoe reader").
+
+One frame (:meth:`InShoeReader.read`): find the card's visible short edge and
+its side edges (:mod:`vision.in_shoe_pose`); with that end as the face's top,
+cut the index corner at its left (and, when that one shows no index, the one
+at its right: a deck with a single top-right index) into the same upright
+patch the overhead reader cuts, paint what lies outside the window as paper,
+and read it with the overhead reader's own corner reading, classifier, colour
+check and 6-or-9 check (``Recognizer.decide``).  A frame answers a card only
+when that frame alone is sure; a frame of the card's middle, of the empty
+window, or of an index corner only partly in view answers None with a reason.
+
+A pass (:meth:`InShoeReader.read_pass`, :class:`PassFusion`): every frame's
+per-card evidence (both corners of the pass, leading and trailing, over every
+frame that showed one) is summed, and the card is named when it leads the
+runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
+``benchmarks/in_shoe_bench.py --sweep``).
+
+Example::
+
+    from vision.in_shoe import InShoeReader
+    reader = InShoeReader()                    # or InShoeReader("deck.npz")
+    reader.read(frame).card                    # one frame: "QH" only when sure
+    reading = reader.read_pass(frames)         # PassReading(card, confidence, ...)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.evidence import FrameFusion, margin, reason_code, top_guesses
+from vision.geometry import IN_SHOE, InShoeGeometry
+from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
+from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
+from vision.profile import DeckProfile
+from vision.recognizer import Reading, Recognizer
+
+#: lead in nats the pass's summed evidence needs over the runner-up (see the
+#: module; chosen on validation designs only, docs/vision.md)
+PASS_MARGIN = 20.0
+#: frames showing an index a pass needs before it is named
+PASS_MIN_FRAMES = 2
+#: at most this many frames are read for one pass (a slow slide at 300 mm/s
+#: and 120 fps is 55 frames)
+PASS_MAX_FRAMES = 80
+#: empty frames after the card that end a pass
+PASS_TAIL = 2
+
+#: lead in nats one frame's own evidence needs for that frame alone to name
+#: its card (``vision read`` of one in-shoe frame); chosen on validation
+#: designs only like ``PASS_MARGIN``
+FRAME_MARGIN = 12.0
+
+PARTIAL = "an index corner only partly in view"
+ONE_FRAME = "not sure enough from one frame"
+#: an index must be in view this far (mm) from the card's short edge
+_ZONE_MM = 20.5
+#: and across, from this far to this far in from the card's long edge (mm)
+_ACROSS_MM = (3.0, 13.0)
+
+#: the patch's own corners (for a test whether all of it is in the window)
+_PATCH_CORNERS = np.array([[[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]]], np.float64)
+_CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+#: the patch at the visible end's right corner instead of its left
+_TO_RIGHT = np.array([[1, 0, CARD_W - CROP_W], [0, 1, 0], [0, 0, 1]], np.float64)
+
+
+@dataclass(frozen=True)
+class PassReading:
+    """One card's pass, fused: ``card is None`` means unsure."""
+
+    card: str | None
+    confidence: float
+    #: frames given, and frames whose index was read (evidence added)
+    frames: int
+    used: int
+    ms: float
+    #: why unsure, in words (empty when named)
+    reason: str = ""
+    guesses: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def code(self) -> str:
+        return "" if self.card is not None else reason_code(self.reason)
+
+
+class InShoeReader:
+    """Reads frames of the in-shoe camera (see the module).  ``profile``: as
+    for :class:`~vision.recognizer.Recognizer` (None: the generic classifier)."""
+
+    #: the table reads a whole pass per card-out with this reader
+    reads_passes = True
+
+    def __init__(
+        self,
+        profile: Recognizer | DeckProfile | str | Path | None = None,
+        *,
+        geometry: InShoeGeometry = IN_SHOE,
+        margin: float = PASS_MARGIN,
+        frame_margin: float = FRAME_MARGIN,
+    ) -> None:
+        self.recognizer = profile if isinstance(profile, Recognizer) else Recognizer(profile)
+        self.geometry = geometry
+        self.margin = margin
+        self.frame_margin = frame_margin
+
+    @property
+    def profile(self) -> DeckProfile | None:
+        return self.recognizer.profile
+
+    # -- one frame -----------------------------------------------------------------
+    def read(self, frame: npt.NDArray[np.uint8], *, look_at: object = None) -> Reading:
+        """One frame: a card only when this frame alone is sure of it.
+        ``look_at`` is accepted for the table's reader protocol and ignored."""
+        start = time.perf_counter()
+        reading = self._read(frame)
+        return replace(reading, ms=(time.perf_counter() - start) * 1000)
+
+    def _read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            return Reading(None, 0.0, "not a colour image")
+        pose = find_pose(frame, self.geometry)
+        if not isinstance(pose, Pose):
+            return Reading(None, 0.0, pose.reason)
+        try:
+            reading = self.recognizer.decide(self._corners(frame, pose))
+        except _Partial:
+            return Reading(None, 0.0, PARTIAL)
+        ev = reading.evidence
+        if reading.card is not None and ev is not None and margin(ev)[1] < self.frame_margin:
+            return replace(
+                reading,
+                card=None,
+                confidence=0.0,
+                reason=ONE_FRAME,
+                guess=reading.card,
+                guesses=top_guesses(reading.evidence),
+            )
+        return reading
+
+    def _corners(self, frame: npt.NDArray[np.uint8], pose: Pose) -> Iterator[IndexGlyphs | None]:
+        """The visible end's index corners, lazily: its left one (the common
+        layout's), then its right one only when the left shows no index."""
+        found = False
+        partial = False
+        for corner in (0, 2):
+            if corner == 2 and found:
+                return
+            patch = self._patch(frame, pose, corner)
+            if patch is None:
+                partial = True
+                continue
+            g = read_corner(patch, corner)
+            found = found or g is not None
+            yield g
+        if partial and not found:
+            raise _Partial
+
+    def _patch(
+        self, frame: npt.NDArray[np.uint8], pose: Pose, corner: int
+    ) -> npt.NDArray[np.uint8] | None:
+        """The upright index patch of ``corner`` (0: left, 2: right of the
+        visible end) with what lies outside the window painted as paper; None
+        when the index area is not wholly in view."""
+        h = cv2.getPerspectiveTransform(_CANON, pose.quad).astype(np.float64)
+        m = h @ _TO_RIGHT if corner == 2 else h
+        patch = np.asarray(
+            cv2.warpPerspective(
+                frame,
+                m,
+                (CROP_W, CROP_H),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            ),
+            np.uint8,
+        )
+        # the window in the patch's units
+        x0, y0, x1, y1 = (float(v) for v in self.geometry.window_rect_px)
+        fh, fw = frame.shape[:2]
+        if (fw, fh) != self.geometry.frame_px:
+            sx, sy = fw / self.geometry.frame_px[0], fh / self.geometry.frame_px[1]
+            x0, x1, y0, y1 = x0 * sx, x1 * sx, y0 * sy, y1 * sy
+        rim = 2.0
+        x0, y0, x1, y1 = x0 + rim, y0 + rim, x1 - rim, y1 - rim
+        corners = cv2.perspectiveTransform(_PATCH_CORNERS, m)[0]
+        if (
+            corners[:, 0].min() >= x0
+            and corners[:, 0].max() <= x1
+            and corners[:, 1].min() >= y0
+            and corners[:, 1].max() <= y1
+        ):
+            return patch  # all of the patch is in the window
+        win = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+        pts = cv2.perspectiveTransform(win, np.linalg.inv(m))[0]
+        inside = np.zeros((CROP_H, CROP_W), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        rows = int(_ZONE_MM * CARD_H / self.geometry.card_length_mm)
+        across = CARD_W / self.geometry.card_width_mm
+        a0, a1 = int(_ACROSS_MM[0] * across), int(_ACROSS_MM[1] * across)
+        if corner == 2:
+            a0, a1 = CROP_W - a1, CROP_W - a0
+        if inside[:rows, a0:a1].min() == 0:
+            return None
+        # outside the window: paper, the colour of the brighter half of what is seen
+        grey = cv2.max(cv2.max(patch[..., 0], patch[..., 1]), patch[..., 2])
+        level = cv2.mean(grey, mask=inside)[0]
+        brighter = cv2.bitwise_and(inside, (grey > level).astype(np.uint8))
+        b, g, r, _ = cv2.mean(patch, mask=brighter)
+        patch[inside == 0] = (round(b), round(g), round(r))
+        return patch
+
+    # -- a pass --------------------------------------------------------------------
+    def fusion(self) -> PassFusion:
+        return PassFusion(self)
+
+    def read_pass(self, frames: Iterable[npt.NDArray[np.uint8] | None]) -> PassReading:
+        """Every frame of one card's pass, in order (None: a frame that never came)."""
+        fusion = self.fusion()
+        for frame in frames:
+            fusion.push(frame)
+        return fusion.result()
+
+    def read_live(self, grab: Callable[[], npt.NDArray[np.uint8] | None]) -> PassReading:
+        """Grab and read the frames of the pass now passing until the card has
+        left the window (``PASS_TAIL`` empty frames after it) or its reading is
+        decided, at most ``PASS_MAX_FRAMES`` frames."""
+        fusion = self.fusion()
+        while fusion.frames < PASS_MAX_FRAMES and not fusion.over:
+            fusion.push(grab())
+            if fusion.ready():
+                break
+        return fusion.result()
+
+
+def looks_in_shoe(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) -> bool:
+    """Whether ``frame`` is the in-shoe camera's: its size is the geometry's
+    and the floor around the window (the bands above and below it) is dark."""
+    if frame is None or frame.ndim != 3 or (frame.shape[1], frame.shape[0]) != geometry.frame_px:
+        return False
+    _, y0, _, y1 = geometry.window_rect_px
+    bands = (frame[: max(y0 - 4, 1)], frame[y1 + 4 :])
+    return all(b.size and float(b.max(axis=2).mean()) < 30.0 for b in bands)
+
+
+class _Partial(Exception):
+    """The visible end's index area runs out of the window."""
+
+
+class PassFusion:
+    """Adds up a pass's frames (see the module): :meth:`push` each frame,
+    :meth:`result` at the end (or when :meth:`ready`)."""
+
+    def __init__(self, reader: InShoeReader) -> None:
+        self.reader = reader
+        self._fusion = FrameFusion(
+            margin_nats=reader.margin, min_frames=PASS_MIN_FRAMES, min_final=PASS_MIN_FRAMES
+        )
+        self.frames = 0
+        self.ms = 0.0
+        self.seen_card = False
+        self.empty_after = 0
+        self.readings: list[Reading] = []
+
+    @property
+    def over(self) -> bool:
+        """The card has come and gone."""
+        return self.seen_card and self.empty_after >= PASS_TAIL
+
+    def push(self, frame: npt.NDArray[np.uint8] | None) -> Reading | None:
+        if frame is None:
+            self.frames += 1
+            self._fusion.push_missing("no frame")
+            return None
+        start = time.perf_counter()
+        reading = self.reader.read(frame)
+        self.ms += (time.perf_counter() - start) * 1000
+        self.add(reading)
+        return reading
+
+    def add(self, reading: Reading) -> None:
+        """A frame's reading (``push`` reads the frame first; a benchmark
+        replays stored readings)."""
+        self.frames += 1
+        self.readings.append(reading)
+        if reading.reason == EMPTY:
+            self.empty_after += 1 if self.seen_card else 0
+        else:
+            self.seen_card, self.empty_after = True, 0
+        if reading.evidence is None:
+            # a frame with no index read says nothing about the card
+            self._fusion.frames += 1
+            return
+        # every frame of one pass is the same card: no "swapped card" restart
+        self._fusion.accepted = set()
+        self._fusion.push(reading)
+
+    def ready(self) -> bool:
+        return self._fusion.ready()
+
+    def result(self) -> PassReading:
+        d = self._fusion.decide(final=True)
+        reason = d.reason
+        if d.card is None and self._fusion.used == 0:
+            reason = _why_nothing(self.readings)
+        return PassReading(
+            d.card,
+            d.confidence,
+            self.frames,
+            self._fusion.used,
+            round(self.ms, 3),
+            reason,
+            d.guesses,
+        )
+
+
+def _why_nothing(readings: list[Reading]) -> str:
+    """The reason of a pass in which no index was read."""
+    reasons = {r.reason for r in readings}
+    if not readings or reasons <= {EMPTY}:
+        return "no card in view"
+    for why in (PARTIAL, MIDDLE):
+        if why in reasons:
+            return "no index visible"
+    return "no index visible"
