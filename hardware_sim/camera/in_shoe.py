@@ -40,8 +40,8 @@ Example::
     plan = r.plan("9S", rng, lead="top", speed_mm_s=500.0)  # any field may be fixed
     frames = r.render_pass(plan, rng)                       # lead-in, card frames
 
-The recogniser cannot read these frames yet (issue 18 adds the in-shoe
-reader), so the table simulation still uses the overhead camera by default.
+``vision.in_shoe.InShoeReader`` reads these frames; ``SimCamera`` uses this
+camera by default (``mode="in_shoe"``).
 """
 
 from __future__ import annotations
