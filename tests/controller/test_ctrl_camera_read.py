@@ -175,3 +175,37 @@ def test_an_unsure_card_comes_with_the_fused_guesses() -> None:
     assert card is None and why == "rank ambiguous"
     assert guesses[0][0] == "6H"
     assert rec.reads == 12
+
+
+def _read_pass(camera: CountingCamera, show: str, faults: dict[str, int]) -> tuple[
+    str | None, str
+]:
+    from vision.in_shoe import InShoeReader
+
+    async def run() -> tuple[str | None, str]:
+        table = Table(new_core(HOUSE), camera=camera,
+                      recognizer=InShoeReader(deck_profile("builtin")))
+        async with table:
+            camera.camera.show(show)
+            for kind, count in faults.items():
+                camera.camera.inject(kind, count)
+            return await table._read_card()
+
+    return asyncio.run(run())
+
+
+def test_the_in_shoe_camera_is_read_a_pass_at_a_time() -> None:
+    """A card-out with the in-shoe camera: the table reads the card's pass
+    (the card shown is the expected one) and stops once it is named, before
+    the pass ends; with every frame blacked out it reads the whole pass and
+    one more empty frame, then gives up with a reason."""
+    cam = CountingCamera(SimCamera("builtin", preset="normal", seed=12))
+    assert cam.camera.mode == "in_shoe"  # the simulator's default camera
+    assert _read_pass(cam, "QH", {}) == ("QH", "")
+    shoe = cam.camera._in_shoe
+    assert shoe is not None and shoe.plan is not None
+    assert 2 <= cam.grabs < len(shoe.renderer.timeline(shoe.plan))
+    dark = CountingCamera(SimCamera("builtin", preset="normal", seed=13))
+    card, why = _read_pass(dark, "8D", {"blackout": 200})
+    assert card is None and why
+    assert dark.grabs == 80  # PASS_MAX_FRAMES: a dark window is never "the card has left"
