@@ -247,13 +247,20 @@ class InShoeReader:
 
 
 def looks_in_shoe(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) -> bool:
-    """Whether ``frame`` is the in-shoe camera's: its size is the geometry's
-    and the floor around the window (the bands above and below it) is dark."""
+    """Whether ``frame`` is the in-shoe camera's: its size is the geometry's,
+    the floor around the window (the bands above and below it) is dark, and
+    the window (the lit roof, or a card) is clearly brighter than that floor
+    (a dark table cloth under an overhead camera is dark everywhere)."""
     if frame is None or frame.ndim != 3 or (frame.shape[1], frame.shape[0]) != geometry.frame_px:
         return False
-    _, y0, _, y1 = geometry.window_rect_px
-    bands = (frame[: max(y0 - 4, 1)], frame[y1 + 4 :])
-    return all(b.size and float(b.max(axis=2).mean()) < 30.0 for b in bands)
+    x0, y0, x1, y1 = geometry.window_rect_px
+    grey = cv2.max(cv2.max(frame[..., 0], frame[..., 1]), frame[..., 2])
+    bands = (grey[: max(y0 - 4, 1)], grey[y1 + 4 :])
+    if not all(b.size for b in bands):
+        return False
+    floor = max(float(b.mean()) for b in bands)
+    window = float(grey[y0 + 4 : y1 - 4 : 4, x0 + 4 : x1 - 4 : 4].mean())
+    return floor < 30.0 and window > 1.5 * floor + 8.0
 
 
 class _Partial(Exception):
