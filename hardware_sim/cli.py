@@ -63,9 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera", default="builtin",
                         help="deck design for the simulated camera ('none' for no camera)")
     parser.add_argument("--camera-mode", choices=CAMERA_MODES, default="overhead",
-                        help="overhead: a card at rest on the table (default); in_shoe: the "
-                             "camera under the shoe's window, a pass of frames per card "
-                             "(the recogniser cannot read these yet)")
+                        help="overhead: a card at rest on the table (default here: 'run' "
+                             "grabs a camera's newest frame); in_shoe: the camera under the "
+                             "shoe's window, a pass of frames per card (the in-process "
+                             "simulations' default; 'run' does not yet keep the frames of "
+                             "a pass, docs/hardware.md 2.7)")
     parser.add_argument("--motor", action="store_true", help="the shoe has a dispensing motor")
     parser.add_argument("--no-dealer", action="store_true", help="no simulated dealer")
     parser.add_argument("--dealer-mistakes", default="",
