@@ -37,6 +37,7 @@ def test_cards_shown_counts_every_hand_and_the_bank() -> None:
     assert cards_shown({"seats": [], "bank": None}) == 0
 
 
+@pytest.mark.slow
 def test_the_simulated_dealer_answers_a_shoe_reboot_and_the_bots_play_on(tmp_path: Path) -> None:
     """docs/protocol.md section 5.3: a shoe reboot mid-deal is an alarm the
     dealer answers, and the table holds until then.  The rig reboots the shoe
