@@ -191,25 +191,41 @@ class Pairing:
         entry = self._clients.get(client)
         if entry is not None and now < entry.locked_until:
             wait = entry.locked_until - now
-            return PairResult(False, "locked", f"Too many wrong codes from this device: wait "
-                              f"{int(wait) + 1} seconds.", retry_after=wait)
+            return PairResult(
+                False,
+                "locked",
+                f"Too many wrong codes from this device: wait {int(wait) + 1} seconds.",
+                retry_after=wait,
+            )
         digits = "".join(ch for ch in given if not ch.isspace() and ch != "-")
         if len(digits) != CODE_DIGITS or not digits.isascii() or not digits.isdigit():
             return PairResult(False, "malformed", "The code is the six digits on the dealer panel.")
         code = self._code
         if code is None:
-            return self._wrong(client, now, "none", "No code is waiting: press CONFIRM three "
-                               "times on the dealer panel for one.")
+            return self._wrong(
+                client,
+                now,
+                "none",
+                "No code is waiting: press CONFIRM three times on the dealer panel for one.",
+            )
         matches = hmac.compare_digest(digits.encode(), code.text.encode())
         if matches and code.state == "live" and now - code.issued < CODE_TTL_S:
             return self._paired(now, client, label)
         if matches:
             reason = "expired" if code.state == "live" else code.state
-            words = {"expired": "That code has expired", "used": "That code was already used",
-                     "burned": "That code was blocked after too many wrong tries",
-                     "cancelled": "That code was cancelled"}[reason]
-            return self._wrong(client, now, reason, words + ": press CONFIRM three times on "
-                               "the dealer panel for a new one.", counts=False)
+            words = {
+                "expired": "That code has expired",
+                "used": "That code was already used",
+                "burned": "That code was blocked after too many wrong tries",
+                "cancelled": "That code was cancelled",
+            }[reason]
+            return self._wrong(
+                client,
+                now,
+                reason,
+                words + ": press CONFIRM three times on the dealer panel for a new one.",
+                counts=False,
+            )
         if code.state == "live" and now - code.issued < CODE_TTL_S:
             code.wrong += 1
             if code.wrong >= MAX_WRONG_PER_CODE:
@@ -246,12 +262,14 @@ class Pairing:
             gone = self._sessions.pop(oldest)
             self.events.append({"event": "tablet_unpaired", "session": gone.id, "by": "limit"})
         token = self.token_bytes(32).hex()
-        session = Session(self.token_bytes(4).hex(), now, now + SESSION_TTL_S,
-                          client[:64], label[:80])
+        session = Session(
+            self.token_bytes(4).hex(), now, now + SESSION_TTL_S, client[:64], label[:80]
+        )
         self._sessions[_digest(token)] = session
         self._notice = ("Tablet paired", now + NOTICE_S)
-        self.events.append({"event": "tablet_paired", "session": session.id,
-                            "client": session.client})
+        self.events.append(
+            {"event": "tablet_paired", "session": session.id, "client": session.client}
+        )
         return PairResult(True, "paired", "This tablet is paired with the table.", token, session)
 
     def session(self, token: str | None, now: float) -> Session | None:

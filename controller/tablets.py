@@ -75,8 +75,7 @@ class Tablets:
         if result.ok and result.session is not None:
             log.warning("%s: tablet %s paired from %s", self.table, result.session.id, client)
         else:
-            log.warning("%s: pairing code refused (%s) from %s", self.table, result.reason,
-                        client)
+            log.warning("%s: pairing code refused (%s) from %s", self.table, result.reason, client)
         self._settle()
         return result
 

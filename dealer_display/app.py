@@ -27,7 +27,7 @@ from controller.dealer_commands import explain
 from controller.publish import TableLink, TableSnapshot
 
 from . import views
-from .auth import PairingLink, TokenGuard, token_matches
+from .auth import PairingLink, TokenGuard, same_origin, token_matches
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .routes import mount
@@ -163,6 +163,12 @@ def create_app(
     async def ws_dealer(websocket: WebSocket) -> None:
         session = guard.session_of(websocket)
         await websocket.accept()
+        if not same_origin(websocket):  # another site's page: no cookie, no token
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({
+                    "type": "error", "message": "The dealer socket is for the table's own pages."}))
+                await websocket.close(code=4403)
+            return
         if session is not None:  # a paired tablet: its cookie came with the handshake
             closed = asyncio.Event()
             tablet_sockets[closed] = session.id

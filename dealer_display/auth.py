@@ -103,6 +103,4 @@ class TokenGuard:
                 headers={"WWW-Authenticate": "Bearer"},
             )
         if not token_matches(given, self.token):
-            raise HTTPException(
-                status.HTTP_403_FORBIDDEN, detail="That is not the dealer's token."
-            )
+            raise HTTPException(status.HTTP_403_FORBIDDEN, detail="That is not the dealer's token.")

@@ -43,15 +43,18 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
         "/api/pair",
         summary="Pair this device with the code the dealer panel shows",
         response_model=Answer,
-        responses={403: {"model": Answer, "description": "Wrong, expired or used code"},
-                   429: {"model": Answer, "description": "Too many wrong codes: wait"}},
+        responses={
+            403: {"model": Answer, "description": "Wrong, expired or used code"},
+            429: {"model": Answer, "description": "Too many wrong codes: wait"},
+        },
     )
     async def pair(body: PairBody, request: Request) -> JSONResponse:
         if tablets is None:
             return JSONResponse({"ok": False, "message": NO_PANEL}, status_code=409)
         if not same_origin(request):
-            return JSONResponse({"ok": False, "message": "Pair from the table's own page."},
-                                status_code=403)
+            return JSONResponse(
+                {"ok": False, "message": "Pair from the table's own page."}, status_code=403
+            )
         client = request.client.host if request.client else ""
         label = request.headers.get("user-agent", "")
         result = tablets.pair(body.code, client=client, label=label)
@@ -59,12 +62,22 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
             headers = {}
             if result.reason == "locked":
                 headers["Retry-After"] = str(int(result.retry_after) + 1)
-            return JSONResponse({"ok": False, "message": result.message, "reason": result.reason},
-                                status_code=STATUS.get(result.reason, 403), headers=headers)
-        answer = JSONResponse({"ok": True, "message": result.message,
-                               "data": {"session": result.session.id}})
-        answer.set_cookie(SESSION_COOKIE, result.token, max_age=int(SESSION_TTL_S), path="/",
-                          httponly=True, samesite="strict")
+            return JSONResponse(
+                {"ok": False, "message": result.message, "reason": result.reason},
+                status_code=STATUS.get(result.reason, 403),
+                headers=headers,
+            )
+        answer = JSONResponse(
+            {"ok": True, "message": result.message, "data": {"session": result.session.id}}
+        )
+        answer.set_cookie(
+            SESSION_COOKIE,
+            result.token,
+            max_age=int(SESSION_TTL_S),
+            path="/",
+            httponly=True,
+            samesite="strict",
+        )
         return answer
 
     @router.get("/api/session", summary="Whether this device may command the table, and how")
@@ -74,8 +87,7 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
             return {"paired": True, "via": "token", "pairing": tablets is not None}
         found = guard.session_of(request)
         if found is not None:
-            return {"paired": True, "via": "session", "session": found.id,
-                    "pairing": True}
+            return {"paired": True, "via": "session", "session": found.id, "pairing": True}
         return {"paired": False, "via": None, "pairing": tablets is not None}
 
     @router.post("/api/unpair", summary="End this tablet's own session")
@@ -96,8 +108,9 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
     @router.post("/api/sessions/{sid}/revoke", dependencies=need, summary="Unpair one tablet")
     async def revoke(sid: str) -> JSONResponse:
         if tablets is None or not tablets.revoke(sid[:40]):
-            return JSONResponse({"ok": False, "message": "There is no such tablet session."},
-                                status_code=404)
+            return JSONResponse(
+                {"ok": False, "message": "There is no such tablet session."}, status_code=404
+            )
         return JSONResponse({"ok": True, "message": "Tablet unpaired."})
 
     @router.post("/api/sessions/revoke-all", dependencies=need, summary="Unpair every tablet")

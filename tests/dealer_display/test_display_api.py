@@ -60,7 +60,7 @@ def _changing_routes(client: TestClient) -> list[APIRoute]:
     app = client.app
     routes = [r for r in app.routes if isinstance(r, APIRoute) and r.methods & {"POST", "PUT",
                                                                                "PATCH", "DELETE"}
-              and r.path not in ("/api/pair", "/api/unpair")]  # open: tests/dealer_display/test_pairing_api.py
+              and r.path not in ("/api/pair", "/api/unpair")]  # open: test_prove_security.py
     assert len(routes) >= 14
     return routes
 
