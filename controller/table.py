@@ -177,7 +177,8 @@ class Table:
         self._grabber: ThreadPoolExecutor | None = None
         #: the dealer's paired tablets (codes on the dealer panel; ``clock`` times them)
         self.tablets = Tablets(note=core.journal.note, changed=self._refresh_soon, clock=clock,
-                               table=core.setup.table)
+                               table=core.setup.table,
+                               has_panel=bus is not None and bus.dealer is not None)
 
     # -- life cycle ---------------------------------------------------------------
 

@@ -39,8 +39,11 @@ class Tablets:
         clock: Clock = time.monotonic,
         table: str = "table",
         pairing: Pairing | None = None,
+        has_panel: bool = True,
     ) -> None:
         self.pairing = pairing or Pairing()
+        #: a dealer panel can show codes (a table run by hand has none: the token only)
+        self.has_panel = has_panel
         self.note = note
         self.changed = changed
         self.clock = clock

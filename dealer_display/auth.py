@@ -36,6 +36,9 @@ class PairingLink(Protocol):
     """The table's paired tablets, as the display uses them
     (:class:`controller.tablets.Tablets`)."""
 
+    #: whether a dealer panel shows codes (else only the token opens the dealer's side)
+    has_panel: bool
+
     def pair(self, code: str, *, client: str = "", label: str = "") -> Any: ...
 
     def session(self, token: str | None) -> Any: ...

@@ -39,6 +39,9 @@ class PairBody(BaseModel):
 def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
     router = APIRouter(tags=["tablets"])
 
+    def pairing_on() -> bool:
+        return tablets is not None and bool(getattr(tablets, "has_panel", True))
+
     @router.post(
         "/api/pair",
         summary="Pair this device with the code the dealer panel shows",
@@ -49,7 +52,7 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
         },
     )
     async def pair(body: PairBody, request: Request) -> JSONResponse:
-        if tablets is None:
+        if tablets is None or not pairing_on():
             return JSONResponse({"ok": False, "message": NO_PANEL}, status_code=409)
         if not same_origin(request):
             return JSONResponse(
@@ -84,11 +87,11 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
     async def session(request: Request) -> dict[str, Any]:
         token = bearer_token(request)
         if token is not None and token_matches(token, guard.token):
-            return {"paired": True, "via": "token", "pairing": tablets is not None}
+            return {"paired": True, "via": "token", "pairing": pairing_on()}
         found = guard.session_of(request)
         if found is not None:
-            return {"paired": True, "via": "session", "session": found.id, "pairing": True}
-        return {"paired": False, "via": None, "pairing": tablets is not None}
+            return {"paired": True, "via": "session", "session": found.id, "pairing": pairing_on()}
+        return {"paired": False, "via": None, "pairing": pairing_on()}
 
     @router.post("/api/unpair", summary="End this tablet's own session")
     async def unpair(request: Request) -> JSONResponse:

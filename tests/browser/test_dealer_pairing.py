@@ -52,6 +52,7 @@ def test_a_tablet_pairs_on_the_page_and_is_sent_back_when_unpaired(
     browser: Any, tmp_path: Path, size: str
 ) -> None:
     served = serve("house", ["Ann", "Bob", "Cat", "Dan"], banker="Dan", seed=1)
+    served.table.tablets.has_panel = True  # as if the bus had a dealer panel
     page = browser.new_page(viewport=SIZES[size])
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

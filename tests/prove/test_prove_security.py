@@ -125,6 +125,8 @@ def test_the_open_pairing_routes_grant_nothing_without_the_panels_code(
     client: TestClient, table: ManualTable
 ) -> None:
     """No code was shown on a panel, so no guess (nor the token itself) pairs."""
+    assert client.post("/api/pair", json={"code": "123456"}).status_code == 409  # no panel
+    table.tablets.has_panel = True  # as if the bus had a dealer panel
     opened = {p for m, p in _routes(client) if m in CHANGING} & OPEN_POSTS
     assert opened == OPEN_POSTS
     before = _state(client, table)
