@@ -86,3 +86,17 @@ def test_a_malformed_code_is_one_sentence_and_a_table_without_panel_says_so(
     r = client.post("/api/pair", json={"code": "123456"})
     assert r.status_code == 409 and "token" in r.json()["message"]
     assert client.get("/api/session").json() == {"paired": False, "via": None, "pairing": False}
+
+
+def test_the_box_prints_where_a_tablet_pairs_or_why_none_can() -> None:
+    """Loopback: no tablet can reach it, and the config key to change is named."""
+    import io
+
+    from dealer_display.address import print_pairing_hint
+
+    out = io.StringIO()
+    assert print_pairing_hint("http://10.0.0.7:8000/", out=out) == "http://10.0.0.7:8000/dealer"
+    assert "press CONFIRM three times" in out.getvalue() and "token" not in out.getvalue()
+    out = io.StringIO()
+    print_pairing_hint("http://127.0.0.1:8000/", out=out)
+    assert "[display] host" in out.getvalue()
