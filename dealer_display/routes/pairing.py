@@ -48,6 +48,8 @@ def pairing_router(tablets: PairingLink | None, guard: TokenGuard) -> APIRouter:
         response_model=Answer,
         responses={
             403: {"model": Answer, "description": "Wrong, expired or used code"},
+            409: {"model": Answer, "description": "No dealer panel: use the token"},
+            422: {"model": Answer, "description": "Not six digits"},
             429: {"model": Answer, "description": "Too many wrong codes: wait"},
         },
     )
