@@ -29,8 +29,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-SIZES = {"tv": {"width": 1920, "height": 1080}, "tablet": {"width": 1024, "height": 768},
-         "phone": {"width": 390, "height": 844}}
+SIZES = {
+    "tv": {"width": 1920, "height": 1080},
+    "tablet": {"width": 1024, "height": 768},
+    "phone": {"width": 390, "height": 844},
+}
 
 
 def panel_code(served: Served) -> str:
@@ -76,7 +79,8 @@ def test_a_tablet_pairs_on_the_page_and_is_sent_back_when_unpaired(
         page.fill("#pair-code", wrong)
         page.click("#btn-pair")
         sync_api.expect(page.locator("#pair-error")).to_have_text(
-            "That is not the code on the dealer panel.")
+            "That is not the code on the dealer panel."
+        )
         print(shot(page, tmp_path, f"pair-wrong-{size}"))
 
         page.fill("#pair-code", code)

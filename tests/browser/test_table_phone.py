@@ -41,8 +41,7 @@ def test_eight_seats_on_a_phone_are_read_at_12_px_or_more(browser: Any, tmp_path
     try:
         assert served.command("next_deal").ok
         for i in range(1, 9):
-            assert served.command("decide", {"seat": f"P{i}", "decision": "stake",
-                                             "amount": 1}).ok
+            assert served.command("decide", {"seat": f"P{i}", "decision": "stake", "amount": 1}).ok
         for _ in range(17):  # every seat's first two cards and the dealer's first
             assert served.command("confirm_card", {"code": str(served.table.next_card())}).ok
         page.goto(f"{served.base}/table")
