@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 import websockets
 
 from controller.core import GameSetup, TableCore
@@ -32,7 +33,7 @@ from controller.journal import Journal
 from controller.pairing import CODE_TTL_S, COMBO_GAP_MS
 from controller.shoe_feed import JournalledShoe
 from controller.table import Table
-from dealer_display.app import create_app, serve
+from dealer_display.app import create_app
 from dealer_display.auth import SESSION_COOKIE
 from firmware_bridge.drivers import PanelBus, Shoe
 from firmware_bridge.wire import Button
@@ -108,13 +109,14 @@ def test_a_tablet_pairs_with_the_panels_code_and_the_panel_unpairs_it(tmp_path: 
             table = Table(core, shoe=JournalledShoe(shoe, core, None), bus=bus, clock=clock)
             async with table:
                 app = create_app(table, token=TOKEN)
-                server = asyncio.ensure_future(serve(app, host="127.0.0.1", port=port))
+                config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+                uv = uvicorn.Server(config)
+                server = asyncio.ensure_future(uv.serve())
                 try:
                     await scenario(rig, table, server)
                 finally:
-                    server.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await server
+                    uv.should_exit = True  # a clean stop: open sockets closed, lifespan ended
+                    await asyncio.wait_for(server, 15)
 
     async def scenario(rig: SimRig, table: Table, server: asyncio.Future[None]) -> None:
         async with (
