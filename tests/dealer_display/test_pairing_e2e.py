@@ -82,7 +82,9 @@ async def press_confirm(rig: SimRig, times: int) -> None:
     await asyncio.sleep(COMBO_GAP_MS / 1000 + 0.1)
     for _ in range(times):
         assert rig.press("dealer", Button.CONFIRM)
-        await asyncio.sleep(0.05)  # a quick hand: well inside the 1.2 s between presses
+        # a quick hand: well inside the 1.2 s allowed between presses, and long enough
+        # for a real button (the firmware holds each press 60 ms, debounces 20 ms)
+        await asyncio.sleep(0.25)
 
 
 async def show_code(rig: SimRig) -> str:
@@ -96,7 +98,12 @@ async def show_code(rig: SimRig) -> str:
     return str(match.group(1))
 
 
-def test_a_tablet_pairs_with_the_panels_code_and_the_panel_unpairs_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("panels", ["emulated", "firmware"])
+def test_a_tablet_pairs_with_the_panels_code_and_the_panel_unpairs_it(
+    tmp_path: Path, panels: str
+) -> None:
+    """``firmware``: the MicroPython reference firmware behind the bus (its own
+    debounced buttons, its own millisecond clock in the button events)."""
     clock = FakeClock()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -220,7 +227,8 @@ def test_a_tablet_pairs_with_the_panels_code_and_the_panel_unpairs_it(tmp_path: 
             assert r.status_code == 429 and int(r.headers["retry-after"]) >= 59
             assert not server.done()
 
-    with SimRig({"Ann": 1, "Ben": 2}, seed=3, camera=None) as rig:
+    firmware = panels == "firmware"
+    with SimRig({"Ann": 1, "Ben": 2}, seed=3, camera=None, firmware_panels=firmware) as rig:
         asyncio.run(main(rig))
 
     events = [row.body for row in journal.rows() if row.kind == "table"]
