@@ -34,9 +34,9 @@ Example (every key; only ``seats`` and ``display.token`` are required)::
     frames = 3                        # frames that must agree on a card
 
     [display]
-    host = "127.0.0.1"
-    port = 8000
-    token = "a-long-dealer-secret"
+    host = "127.0.0.1"                # localhost unless set: "0.0.0.0" or the LAN address
+    port = 8000                       #   lets the dealer's tablet reach and pair with it
+    token = "a-long-dealer-secret"    # for scripts; a tablet pairs with the dealer panel
 
     [backup]
     dir = "/media/usb/pontoon-backups"  # a copy of the journal after each game

@@ -205,7 +205,7 @@ def _camera(config: TableConfig) -> Any:
 async def _serve(
     config: TableConfig, core: TableCore, camera: Any, recognizer: Any, qr: bool | None = None
 ) -> None:
-    from dealer_display.address import print_dealer_address
+    from dealer_display.address import print_dealer_address, print_pairing_hint
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
 
@@ -233,5 +233,6 @@ async def _serve(
             host, port = config.display.host, config.display.port
             print(f"{config.name}: serving on http://{host}:{port}/", flush=True)
             print_dealer_address(f"http://{host}:{port}/", config.display.token, qr=qr)
+            print_pairing_hint(f"http://{host}:{port}/")
             with contextlib.suppress(asyncio.CancelledError):
                 await serve(app, host=host, port=port)
