@@ -17,13 +17,15 @@ import getpass
 import select
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from floor.broker_proc import Mosquitto, find_mosquitto, free_port
 from floor.broker_setup import Account, BrokerFiles, table_ids, write_broker
 
-__all__ = ["BrokerKit", "TcpProxy", "find_mosquitto", "free_port", "start_broker"]
+__all__ = ["BrokerKit", "Listener", "TcpProxy", "find_mosquitto", "free_port", "start_broker"]
 
 
 @dataclass
@@ -168,3 +170,52 @@ class TcpProxy:
                     except OSError:
                         pass
                     self._drop(sock)
+
+
+class Listener:
+    """A plain MQTT subscriber (paho, its own thread) that keeps what it receives.
+
+    ``messages`` holds ``(topic, payload)`` in arrival order; it resubscribes
+    after every reconnection (the broker may have lost the session).
+    """
+
+    def __init__(
+        self, port: int, account: Account, topics: list[str], client_id: str = "listener"
+    ) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.messages: list[tuple[str, bytes]] = []
+        self.topics = topics
+        self.subscribed = threading.Event()
+        self._cond = threading.Condition()
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5
+        )
+        self.client.username_pw_set(account.user, account.password)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *a: self.subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect_async("127.0.0.1", port, keepalive=10)
+        self.client.loop_start()
+
+    def _on_connect(self, client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe([(t, 1) for t in self.topics])
+
+    def _on_message(self, _c: Any, _u: Any, message: Any) -> None:
+        with self._cond:
+            self.messages.append((message.topic, bytes(message.payload)))
+            self._cond.notify_all()
+
+    def wait_for(
+        self, predicate: Callable[[list[tuple[str, bytes]]], bool], timeout: float
+    ) -> bool:
+        """Until ``predicate(messages)`` holds (True) or ``timeout`` passes (False)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: predicate(self.messages), timeout)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
