@@ -114,3 +114,15 @@ def journal_rows(path: Path) -> list[tuple[Any, ...]]:
         return list(
             db.execute("SELECT seq, game, kind, body, meta, at, hash FROM rows ORDER BY seq")
         )
+
+
+OLD_JOURNAL = Path(__file__).parent.parent / "data" / "journal-v67a8ac4-house-buy-example.sqlite"
+
+
+def entries_of(path: Path, table: str) -> list[JournalEntry]:
+    """A journal file's rows as its table publishes them (``prev`` from the row before)."""
+    rows, prev = [], GENESIS
+    for seq, game, kind, body, meta, at, h in journal_rows(path):
+        rows.append(JournalEntry(table, seq, game, kind, body, meta, at, prev, h))
+        prev = h
+    return rows
