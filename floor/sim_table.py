@@ -75,10 +75,11 @@ class BotTable:
         seed: int = 1,
         deals: int = 0,
         players: tuple[str, ...] = PLAYERS,
+        durable: bool = False,
     ) -> None:
         options = {"counted_deals": deals} if deals else {}
         self.setup = GameSetup("house", players, None, seed, options, table=name)
-        self.journal = Journal(journal, durable=False)
+        self.journal = Journal(journal, durable=durable)  # a real table's: durable
         self.core = TableCore(self.setup, self.journal, new_game_if_over=False)
         self.rng = random.Random(seed)
         self.games_done = 0
