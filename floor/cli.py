@@ -78,15 +78,23 @@ def add_sim_parser(subparsers: Any) -> argparse.ArgumentParser:
         "sim",
         help="a whole event on one machine: broker, simulated tables and the floor",
         description=(
-            "Start a broker (unless --broker is given), N simulated tables with bots on a "
-            "fast clock publishing to it, and the floor; prints the floor's address."
+            "Start a broker (unless --broker-dir names a running one), N simulated tables "
+            "with bots on a fast clock publishing to it, and the floor; prints the floor's "
+            "address."
         ),
     )
     parser.add_argument("--tables", type=int, default=4, help="how many tables (default 4)")
     parser.add_argument("--games", type=int, default=0, help="games per table (0: endless)")
     parser.add_argument("--deals", type=int, default=0, help="deals per game (0: the rules')")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--broker", default=None, help="an existing broker (mqtt://...)")
+    parser.add_argument(
+        "--pace", type=float, default=0.2, help="seconds between a table's moves (default 0.2)"
+    )
+    parser.add_argument(
+        "--broker-dir",
+        default=None,
+        help="the init-broker folder of a broker already running (its accounts are used)",
+    )
     parser.add_argument("--dir", default=None, help="where the journals and files go")
     parser.add_argument("--host", default="127.0.0.1", help="the floor page's address")
     parser.add_argument("--port", type=int, default=8100, help="the floor page's port")
