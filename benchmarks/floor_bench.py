@@ -97,6 +97,12 @@ def store_latencies(db: str, since: float) -> list[float]:
         return [float(x) for (x,) in conn.execute(sql + "%s", (since,))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), children not counted."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def until(condition: Callable[[], bool], timeout: float, poll: float = 0.05) -> bool:
     end = time.monotonic() + timeout
     while not condition():
@@ -127,16 +133,18 @@ def ingest(work: Path, db: str, tables: int, rows: int, label: str) -> None:
                 total += int(conn.execute("SELECT COUNT(*) FROM rows").fetchone()[0])
             config = FloorConfig(kit.url, table_id, table_id, kit.table(table_id).password)
             publishers.append(FloorPublisher(config, path))
+        cpu0, mine0 = cpu_seconds(floor.pid), time.process_time()
         t0 = time.perf_counter()
         for p in publishers:
             p.start()
         ok = until(lambda: store_count(db) >= total, 600, poll=0.1)
         elapsed = time.perf_counter() - t0
-        acked = all(p.acked == p._head[0] for p in publishers)
+        cpu, mine = cpu_seconds(floor.pid) - cpu0, time.process_time() - mine0
         print(
             f"ingest {label:<10} {tables} tables, {total} rows: {elapsed:6.2f} s, "
-            f"{total / elapsed:8,.0f} rows/s stored{'' if ok else ' (INCOMPLETE)'}"
-            f"{'' if acked else ' (not all acknowledged yet)'}",
+            f"{total / elapsed:8,.0f} rows/s stored{'' if ok else ' (INCOMPLETE)'}; "
+            f"CPU: floor {cpu:.1f} s ({total / cpu:,.0f} rows per floor CPU-second), "
+            f"the {tables} publishers {mine:.1f} s",
             flush=True,
         )
     finally:

@@ -280,6 +280,11 @@ class FloorProcess:
             self.kill()
             raise RuntimeError(f"the floor did not subscribe: {self.log.read_text()[-2000:]}")
 
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
