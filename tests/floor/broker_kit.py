@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import os
 import select
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +28,15 @@ from typing import Any
 from floor.broker_proc import Mosquitto, find_mosquitto, free_port
 from floor.broker_setup import Account, BrokerFiles, table_ids, write_broker
 
-__all__ = ["BrokerKit", "Listener", "TcpProxy", "find_mosquitto", "free_port", "start_broker"]
+__all__ = [
+    "BrokerKit",
+    "FloorProcess",
+    "Listener",
+    "TcpProxy",
+    "find_mosquitto",
+    "free_port",
+    "start_broker",
+]
 
 
 @dataclass
@@ -219,3 +230,62 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+#: the floor's subscriber alone, in its own process (so a test can SIGKILL it)
+_FLOOR_MAIN = """
+import asyncio, logging, sys
+from floor.service import FloorService, FloorSettings
+
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+
+async def main() -> None:
+    broker, db, user, password = sys.argv[1:5]
+    service = FloorService(FloorSettings(broker=broker, db=db, username=user, password=password))
+    await service.start()
+    print("subscribed", flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+class FloorProcess:
+    """``floor.service.FloorService`` in a child process: start, SIGKILL, start again."""
+
+    def __init__(self, kit: BrokerKit, db: str, log: Path) -> None:
+        self.args = [kit.url, db, kit.floor.user, kit.floor.password]
+        self.log = log
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self, timeout: float = 60) -> None:
+        with self.log.open("a") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _FLOOR_MAIN, *self.args],
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            )
+        assert self.proc.stdout is not None
+        ready = threading.Event()
+
+        def pump(stream: Any) -> None:
+            for line in stream:
+                if line.startswith("subscribed"):
+                    ready.set()
+
+        threading.Thread(target=pump, args=(self.proc.stdout,), daemon=True).start()
+        if not ready.wait(timeout):
+            self.kill()
+            raise RuntimeError(f"the floor did not subscribe: {self.log.read_text()[-2000:]}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
