@@ -63,6 +63,7 @@ def floor_view(floor: Floor, rounds: dict[str, dict[str, list[int]]]) -> dict[st
             for name, games in rounds.items()
         ],
         "counts": floor.status_counts(),
+        "broker": floor.broker_up,
     }
 
 

@@ -70,6 +70,8 @@ class Floor:
     board: Board = field(default_factory=Board)
     counts: Counter[str] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)  # bad input by code
+    #: the subscriber's word: is the floor connected to its broker (shown on the page)
+    broker_up: bool = False
     _asked: dict[str, _Asked] = field(default_factory=dict)
     _progress: dict[str, float] = field(default_factory=dict)  # table -> head last moved
 

@@ -100,8 +100,15 @@ class FloorService:
                 await self._session()
             except aiomqtt.MqttError as error:
                 self.connected.clear()
+                self._broker(False)
                 log.warning("floor: broker connection lost (%s); retrying", error)
                 await asyncio.sleep(self.settings.reconnect_s)
+
+    def _broker(self, up: bool) -> None:
+        if self.floor.broker_up != up:
+            self.floor.broker_up = up
+            for cue in self.on_change:
+                cue()
 
     def _client(self) -> aiomqtt.Client:
         host, port, tls, user, password = broker_address(self.settings.broker)
@@ -131,6 +138,7 @@ class FloorService:
         async with client:
             await client.subscribe([(f"{ROOT}/+/{JOURNAL}", 1), (f"{ROOT}/+/{STATUS}", 1)])
             self.connected.set()
+            self._broker(True)
             log.info("floor: subscribed to %s as %s", self.settings.broker, self.settings.client_id)
             checker = asyncio.create_task(self._check_behind(client))
             try:
