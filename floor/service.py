@@ -103,6 +103,21 @@ class FloorService:
                 self._broker(False)
                 log.warning("floor: broker connection lost (%s); retrying", error)
                 await asyncio.sleep(self.settings.reconnect_s)
+            except Exception as error:  # the store failed (a database gone, a full disk)
+                # Nothing of the batch was acknowledged: leaving the session makes the
+                # broker deliver it again.  Start again from what the store holds.
+                self.connected.clear()
+                self._broker(False)
+                log.error("floor: storing failed (%s); reconnecting to the store and broker", error)
+                await asyncio.sleep(self.settings.reconnect_s)
+                self._recover_store()
+
+    def _recover_store(self) -> None:
+        try:
+            self.floor.store.reconnect()
+            self.floor.ledger.reset(self.floor.store.heads())
+        except Exception as error:
+            log.error("floor: the store is still unusable (%s); trying again", error)
 
     def _broker(self, up: bool) -> None:
         if self.floor.broker_up != up:

@@ -20,6 +20,7 @@ evidence, and the alarm board shows them again after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -68,6 +69,9 @@ class Store:
         yield
 
     def close(self) -> None: ...
+
+    def reconnect(self) -> None:
+        """After a failure: a fresh connection where the adapter has one to lose."""
 
     # -- shared ---------------------------------------------------------------
     def _sql(self, text: str) -> str:
@@ -296,6 +300,16 @@ class PostgresStore(Store):
     def _transaction(self) -> Iterator[None]:
         with self._db.transaction():
             yield
+
+    def reconnect(self) -> None:
+        import psycopg
+
+        with contextlib.suppress(psycopg.Error):
+            self._db.close()
+        try:
+            self._db = psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as error:
+            raise StoreError(f"the floor database cannot be reached ({error})") from None
 
     def _is_duplicate(self, error: Exception) -> bool:
         import psycopg

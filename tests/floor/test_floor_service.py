@@ -255,3 +255,41 @@ def test_a_simulated_tables_journal_is_stored_equal_and_its_standings_are_the_ru
     expected = expected_result()["balances"]
     board = {row["player"]: row["units"] for row in floor.standings.leaderboard()}
     assert board == {p: v for p, v in expected.items() if p != "house"}
+
+
+def test_a_lost_database_connection_loses_no_row(
+    broker: BrokerKit, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL drops the floor's connection (pg_terminate_backend): the batch
+    is not acknowledged, the floor reconnects and the broker delivers it again."""
+    import psycopg
+
+    db = fresh_database(request.getfixturevalue("pg_server"), f"lost_{next(_names)}")
+    rows = small_game(count=6)
+    check = open_store(db)
+
+    async def scenario() -> None:
+        service = FloorService(settings(broker, db, reconnect_s=0.2))
+        await service.start()
+        t1 = Table(broker)
+        try:
+            t1.rows(rows[:2])
+            await until(lambda: check.count("table-1") == 2)
+            with psycopg.connect(db, autocommit=True) as admin:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    " AND pid <> %s",
+                    (check._db.info.backend_pid,),  # type: ignore[attr-defined]
+                )
+            t1.rows(rows[2:])
+            await until(lambda: check.count("table-1") == 6)
+        finally:
+            t1.close()
+            await service.stop()
+
+    with caplog.at_level(logging.ERROR, logger="floor"):
+        asyncio.run(scenario())
+    assert check.rows("table-1") == rows
+    check.close()
+    assert any("storing failed" in r.getMessage() for r in caplog.records)
