@@ -119,3 +119,18 @@ def test_a_bad_database_url_is_refused_in_words(tmp_path: Path) -> None:
     (tmp_path / "not-a-db").write_bytes(b"this is not SQLite" * 100)
     with pytest.raises(StoreError, match="cannot be opened"):
         open_store(f"sqlite:///{tmp_path / 'not-a-db'}")
+
+
+def test_a_batch_of_several_tables_is_stored_whole_or_not_at_all(store: Store) -> None:
+    one, two = small_game("table-1", count=4), small_game("table-2", count=3)
+    store.append([one[0], two[0], one[1], two[1]])  # interleaved, as the broker delivers
+    assert store.heads() == [("table-1", 2, one[1].hash), ("table-2", 2, two[1].hash)]
+    stray = chain("table-1", [("action", {"type": "StartDeal"})], prev="e" * 64, first=3)[0]
+    with pytest.raises(StoreConflict):
+        store.append([two[2], stray])  # table-2's row is good, table-1's is not: neither
+    with pytest.raises(StoreConflict):
+        store.append([one[2], two[2], one[2]])  # a repeat inside the batch
+    assert store.count() == 4
+    store.append([two[2], one[2], one[3]])
+    assert [r.seq for r in store.rows("table-1")] == [1, 2, 3, 4]
+    assert store.verify("table-1") == 4 and store.verify("table-2") == 3
