@@ -120,9 +120,9 @@
         t.refused ? el("b", {}, ` · ${fmt(t.refused)} refused`) : ""),
       t.stored ? el("div", { class: "exports" },
         el("button", { class: "quiet", type: "button", onclick: () => download(t.table, "json"),
-                       "aria-label": `Export ${t.table}'s last game as JSON` }, "Export JSON"),
+                       "aria-label": `Export JSON of ${t.table}'s last game` }, "Export JSON"),
         el("button", { class: "quiet", type: "button", onclick: () => download(t.table, "csv"),
-                       "aria-label": `Export ${t.table}'s last game as CSV` }, "Export CSV")) : null);
+                       "aria-label": `Export CSV of ${t.table}'s last game` }, "Export CSV")) : null);
   }
 
   function renderBoard() {

@@ -195,3 +195,21 @@ def test_a_new_alarm_reaches_the_open_page_without_a_reload(browser: Any, served
     card = page.locator('article[data-table="table-4"]')
     sync_api.expect(card.locator("li.alarm")).to_have_text("The shoe's gate is forced open")
     page.close()
+
+
+@pytest.mark.slow
+def test_axe_finds_nothing_serious_on_the_floor_page(browser: Any, served: Served) -> None:
+    """axe-core's own rules (contrast, names, landmarks) on the page with its
+    token form, then with every table, alarm and the leaderboard shown."""
+    from axe_check import axe_violations, describe
+
+    page = open_floor(browser, served, "wall", token=None)
+    sync_api.expect(page.locator("#token-form")).to_be_visible()
+    found = axe_violations(page)
+    assert not found, f"the token form:\n{describe(found)}"
+    page.fill("#token-input", TOKEN)
+    page.click("#btn-token")
+    sync_api.expect(page.locator("article.table-card")).to_have_count(7)
+    found = axe_violations(page)
+    assert not found, f"the floor:\n{describe(found)}"
+    page.close()
