@@ -38,6 +38,7 @@ import argparse
 import os
 import shutil
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -48,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "floor"))
 
-from broker_kit import FloorProcess, start_broker  # noqa: E402
+from broker_kit import FloorProcess, free_port, start_broker  # noqa: E402
 
 from controller.config import FloorConfig  # noqa: E402
 from floor.publisher import FloorPublisher  # noqa: E402
@@ -219,46 +220,62 @@ def catch_up(work: Path, hour_rows: int) -> None:
 
 
 def deal_time(work: Path, deals: int) -> None:
-    kit = start_broker(work / "broker-deal", tables=1)
+    """Three tables in turn, ten deals each, until each played ``deals``: one without a
+    floor, one publishing to a running broker (the floor subscribed), one whose broker
+    is down (nothing listens on its port).  Taking turns spreads the machine's other
+    load evenly over the three."""
+    kit = start_broker(work / "broker-deal", tables=2)
     db = f"sqlite:///{work / 'deal.db'}"
     floor = FloorProcess(kit, db, work / "floor-deal.log")
     floor.start()
-    results: dict[str, float] = {}
+    dead = f"mqtt://127.0.0.1:{free_port()}"
+    modes: dict[str, tuple[BotTable, FloorPublisher | None]] = {}
+    for mode, url in (("no floor", None), ("broker up", kit.url), ("broker down", dead)):
+        folder = work / f"deal-{mode.replace(' ', '-')}"
+        folder.mkdir()
+        bot = BotTable(folder / "t.sqlite", seed=3, durable=True)
+        publisher = None
+        if url is not None:
+            table_id = "table-1" if url == kit.url else "table-2"
+            config = FloorConfig(url, table_id, table_id, kit.table(table_id).password)
+            publisher = FloorPublisher(config, bot.journal.path)
+            publisher.start()
+        modes[mode] = (bot, publisher)
+    up = modes["broker up"][1]
+    assert up is not None
+    until(up._connected.is_set, 20)
+    samples: dict[str, list[float]] = {mode: [] for mode in modes}
     try:
-        for mode in ("no floor", "broker up", "broker down", "no floor again"):
-            folder = work / f"deal-{mode.replace(' ', '-')}"
-            folder.mkdir()
-            bot = BotTable(folder / "t.sqlite", seed=3, durable=True)
-            publisher = None
-            if mode == "broker down":
-                kit.kill()
-            if mode in ("broker up", "broker down"):
-                config = FloorConfig(kit.url, "table-1", "table-1", kit.table("table-1").password)
-                publisher = FloorPublisher(config, bot.journal.path)
-                publisher.start()
-                if mode == "broker up":
-                    until(publisher._connected.is_set, 20)
-            played = 0
-            t0 = time.perf_counter()
-            while played < deals:
-                before = len(bot.core.state.results)
-                if not bot.step():
-                    bot.core.new_game()
-                    continue
-                if publisher is not None:
-                    publisher.wake()  # as the table's snapshot listener does
-                played += len(bot.core.state.results) > before
-            results[mode] = (time.perf_counter() - t0) / deals
+        while min(len(v) for v in samples.values()) < deals:
+            for mode, (bot, publisher) in modes.items():
+                for _ in range(10):
+                    samples[mode].append(_one_deal(bot, publisher))
+    finally:
+        for bot, publisher in modes.values():
             if publisher is not None:
                 publisher.stop(timeout=0.5)
             bot.close()
-            if mode == "broker down":
-                kit.start()
-    finally:
         floor.kill()
         kit.kill()
-    line = ", ".join(f"{mode} {ms * 1000:.1f} ms" for mode, ms in results.items())
-    print(f"deal      mean wall time per deal over {deals} deals (durable journal): {line}")
+    line = ", ".join(
+        f"{mode} {statistics.median(v) * 1000:.1f} ms (mean {statistics.fmean(v) * 1000:.1f})"
+        for mode, v in samples.items()
+    )
+    print(f"deal      median wall time per deal, {deals} deals each, durable journal: {line}")
+
+
+def _one_deal(bot: BotTable, publisher: FloorPublisher | None) -> float:
+    """Wall time of one deal, from its first move to its settlement."""
+    before = len(bot.core.state.results)
+    t0 = time.perf_counter()
+    while len(bot.core.state.results) == before:
+        if not bot.step():
+            bot.core.new_game()
+            before, t0 = len(bot.core.state.results), time.perf_counter()
+            continue
+        if publisher is not None:
+            publisher.wake()  # as the table's snapshot listener does
+    return time.perf_counter() - t0
 
 
 def main() -> None:
@@ -269,7 +286,7 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds per move (latency)")
     parser.add_argument("--seconds", type=float, default=30.0, help="latency window")
     parser.add_argument("--hour-rows", type=int, default=3600, help="an hour of play")
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=100, help="deals per mode (deal)")
     parser.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args()
     only = set(args.only.split(","))
