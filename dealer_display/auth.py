@@ -33,22 +33,27 @@ def bearer_token(request: Request) -> str | None:
 
 
 class TokenGuard:
-    """FastAPI dependency refusing a request without the dealer's token."""
+    """FastAPI dependency refusing a request without the dealer's token.
 
-    def __init__(self, token: str) -> None:
+    ``who`` names the secret in the refusals: the event floor's page uses the
+    same guard for the organiser's token.
+    """
+
+    def __init__(self, token: str, who: str = "the dealer's token") -> None:
         if not token:
-            raise ValueError("the dealer token must not be empty")
+            raise ValueError(f"{who} must not be empty")
         self.token = token
+        self.who = who
 
     def __call__(self, request: Request) -> None:
         given = bearer_token(request)
         if given is None:
             raise HTTPException(
                 status.HTTP_401_UNAUTHORIZED,
-                detail="This needs the dealer's token (Authorization: Bearer ...).",
+                detail=f"This needs {self.who} (Authorization: Bearer ...).",
                 headers={"WWW-Authenticate": "Bearer"},
             )
         if not token_matches(given, self.token):
             raise HTTPException(
-                status.HTTP_403_FORBIDDEN, detail="That is not the dealer's token."
+                status.HTTP_403_FORBIDDEN, detail=f"That is not {self.who}."
             )

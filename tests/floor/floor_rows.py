@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from floor.messages import JournalEntry
 
@@ -66,3 +72,57 @@ def small_game(table: str = "table-1", count: int = 4) -> list[JournalEntry]:
 def forged(entry: JournalEntry, **changes: Any) -> JournalEntry:
     """The same row with fields changed and the hash left as it was."""
     return replace(entry, **changes)
+
+
+SCENARIO = Path(__file__).parent.parent / "scenarios" / "house-split-transfer.json"
+
+
+@pytest.fixture(scope="session")
+def sim_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real table's journal: the whole simulated table (devices, bots) plays
+    the scenario ``house-split-transfer`` (its hand-written expected result is
+    next to it); once per session."""
+    path = tmp_path_factory.mktemp("sim") / "table-1.sqlite"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "controller.cli",
+            "sim",
+            "--scenario",
+            str(SCENARIO),
+            "--journal",
+            str(path),
+            "--json",
+            "--compact",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=240,
+    )
+    return path
+
+
+def expected_result() -> dict[str, Any]:
+    return dict(json.loads(SCENARIO.with_suffix("").with_suffix(".expected.json").read_text()))
+
+
+def journal_rows(path: Path) -> list[tuple[Any, ...]]:
+    """Every row of a table's journal, read with SQLite directly (not the floor's code)."""
+    with sqlite3.connect(path) as db:
+        return list(
+            db.execute("SELECT seq, game, kind, body, meta, at, hash FROM rows ORDER BY seq")
+        )
+
+
+OLD_JOURNAL = Path(__file__).parent.parent / "data" / "journal-v67a8ac4-house-buy-example.sqlite"
+
+
+def entries_of(path: Path, table: str) -> list[JournalEntry]:
+    """A journal file's rows as its table publishes them (``prev`` from the row before)."""
+    rows, prev = [], GENESIS
+    for seq, game, kind, body, meta, at, h in journal_rows(path):
+        rows.append(JournalEntry(table, seq, game, kind, body, meta, at, prev, h))
+        prev = h
+    return rows
