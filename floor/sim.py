@@ -24,6 +24,7 @@ from typing import Any
 from floor.broker_proc import BrokerError, Mosquitto, free_port
 from floor.broker_setup import SetupError, table_ids, write_broker
 from floor.sim_fleet import SimTable, SimTableSpec
+from floor.sim_table import PLAYERS
 
 
 def _accounts(folder: Path) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
@@ -79,6 +80,7 @@ def run_event(args: argparse.Namespace) -> int:
                 deals=args.deals,
                 games=args.games,
                 pace=args.pace,
+                players=tuple(f"{name} {k}" for name in PLAYERS),  # each table its own people
             ),
             work,
         )

@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.config import FloorConfig
 from floor.publisher import FloorPublisher
-from floor.sim_table import BotTable
+from floor.sim_table import PLAYERS, BotTable
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ class SimTableSpec:
     deals: int = 0  # deals per game (0: the house rules' 8)
     games: int = 0  # games to play (0: until stopped)
     pace: float = 0.0  # seconds between moves
+    players: tuple[str, ...] = PLAYERS
 
 
 class SimTable:
@@ -45,7 +46,13 @@ class SimTable:
     def __init__(self, spec: SimTableSpec, folder: Path) -> None:
         self.spec = spec
         self.journal_path = folder / f"{spec.table_id}.sqlite"
-        self.bot = BotTable(self.journal_path, name=spec.table_id, seed=spec.seed, deals=spec.deals)
+        self.bot = BotTable(
+            self.journal_path,
+            name=spec.table_id,
+            seed=spec.seed,
+            deals=spec.deals,
+            players=spec.players,
+        )
         config = FloorConfig(spec.broker, spec.table_id, spec.username, spec.password, spec.ca)
         self.publisher = FloorPublisher(config, self.journal_path)
         self.stop_event = threading.Event()
