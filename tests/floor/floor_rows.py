@@ -62,10 +62,20 @@ def chain(
 
 
 def small_game(table: str = "table-1", count: int = 4) -> list[JournalEntry]:
-    """A game row then ``count - 1`` actions (``StartDeal`` and dealt cards)."""
-    bodies: list[tuple[str, dict[str, Any]]] = [("game", SETUP), ("action", {"type": "StartDeal"})]
-    cards = ["AS", "KD", "7C", "5H", "9S", "2D"]
-    bodies += [("action", {"type": "DealCard", "card": c}) for c in cards[: max(0, count - 2)]]
+    """The first ``count`` rows (up to 8) of a legal house game between Ann and Bob
+    (Bob banks): the setup, the deal, the first cards, Ann's stake, her second card."""
+    bodies: list[tuple[str, dict[str, Any]]] = [
+        ("game", SETUP),
+        ("action", {"type": "StartDeal"}),
+        ("action", {"type": "DealCard", "card": "AS"}),
+        ("action", {"type": "DealCard", "card": "KD"}),
+        ("action", {"type": "PlaceStake", "player": "Ann", "amount": 2}),
+        ("action", {"type": "DealCard", "card": "7C"}),
+        ("action", {"type": "DealCard", "card": "5H"}),
+        ("table", {"event": "a table event, not an engine action"}),
+    ]
+    if not 1 <= count <= len(bodies):
+        raise ValueError(f"small_game has 1 to {len(bodies)} rows")
     return chain(table, bodies[:count])
 
 

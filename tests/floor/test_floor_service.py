@@ -71,7 +71,7 @@ def settings(broker: BrokerKit, db: str, **more: Any) -> FloorSettings:
     )
 
 
-async def until(check: Callable[[], bool], timeout: float = 30.0) -> None:
+async def until(check: Callable[[], bool], timeout: float = 90.0) -> None:
     async with asyncio.timeout(timeout):
         while not check():
             await asyncio.sleep(0.02)
