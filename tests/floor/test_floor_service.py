@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import logging
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -49,9 +50,12 @@ class Table:
         self.client.username_pw_set(user, broker.table(user).password)
         self.resends: list[bytes] = []
         self.client.on_message = lambda _c, _u, m: self.resends.append(bytes(m.payload))
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda *_: subscribed.set()
         self.client.connect("127.0.0.1", broker.plain_port)
         self.client.loop_start()
         self.client.subscribe(topic(user, "resend"), qos=1)
+        assert subscribed.wait(60), "the table's resend subscription was not acknowledged"
 
     def send(self, name: str, payload: bytes) -> None:
         self.client.publish(name, payload, qos=1).wait_for_publish(10)
