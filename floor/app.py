@@ -86,7 +86,6 @@ def create_floor_app(floor: Floor, *, token: str, rounds: dict[str, Any] | None 
     state: dict[str, Any] = {
         "rounds": check_rounds(rounds if rounds is not None else (stored or {})),
         "dirty": None,  # an asyncio.Event while the app runs
-        "loop": None,
     }
 
     def publish() -> None:
