@@ -20,6 +20,7 @@ import logging
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -67,6 +68,9 @@ class FloorService:
     """The floor's subscriber; ``floor`` is the core it feeds (made from ``settings.db``)."""
 
     def __init__(self, settings: FloorSettings, floor: Floor | None = None) -> None:
+        broker_address(settings.broker)  # a malformed URL is refused here, in words
+        if settings.ca and not Path(settings.ca).is_file():
+            raise ValueError(f"the broker's CA file {settings.ca} does not exist")
         self.settings = settings
         self.floor = floor or Floor(open_store(settings.db), known=settings.tables)
         self.connected = asyncio.Event()
@@ -101,7 +105,7 @@ class FloorService:
             except aiomqtt.MqttError as error:
                 self.connected.clear()
                 self._broker(False)
-                log.warning("floor: broker connection lost (%s); retrying", error)
+                log.warning("floor: no connection to the broker (%s); retrying", error)
                 await asyncio.sleep(self.settings.reconnect_s)
             except Exception as error:  # the store failed (a database gone, a full disk)
                 # Nothing of the batch was acknowledged: leaving the session makes the

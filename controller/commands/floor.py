@@ -138,7 +138,7 @@ def run_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         asyncio.run(run_floor(settings, token=token, host=args.host, port=args.port, rounds=rounds))
-    except StoreError as error:
+    except (StoreError, ValueError) as error:
         print(f"pontoon-table floor: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -107,3 +107,19 @@ def test_floor_refuses_bad_options_in_words(tmp_path: Path, capsys) -> None:  # 
     (tmp_path / "r.json").write_text('{"R": {"table-1": ["x"]}}')
     assert main(["floor", "--broker", "mqtt://h", "--rounds", str(tmp_path / "r.json")]) == 2
     assert "whole numbers" in capsys.readouterr().err
+    missing = str(tmp_path / "no-ca.pem")
+    assert (
+        main(
+            [
+                "floor",
+                "--broker",
+                "mqtts://h",
+                "--ca",
+                missing,
+                "--db",
+                f"sqlite:///{tmp_path / 'f.db'}",
+            ]
+        )
+        == 1
+    )
+    assert "CA file" in capsys.readouterr().err

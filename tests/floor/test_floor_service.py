@@ -297,3 +297,62 @@ def test_a_lost_database_connection_loses_no_row(
     assert check.rows("table-1") == rows
     check.close()
     assert any("storing failed" in r.getMessage() for r in caplog.records)
+
+
+def test_the_floor_reads_over_tls_with_the_events_ca(broker: BrokerKit, tmp_path: Path) -> None:
+    """mqtts:// with init-broker's CA: subscribed, and a row arrives; another CA is refused."""
+    rows = small_game(count=1)
+    tls = FloorSettings(
+        broker=broker.tls_url,
+        db=f"sqlite:///{tmp_path / 'f.db'}",
+        username=broker.floor.user,
+        password=broker.floor.password,
+        ca=str(broker.files.ca),
+    )
+
+    async def scenario() -> list[JournalEntry]:
+        service = FloorService(tls)
+        await service.start()
+        t1 = Table(broker)
+        try:
+            t1.rows(rows)
+            await until(lambda: service.floor.store.count("table-1") == 1)
+            return service.floor.store.rows("table-1")
+        finally:
+            t1.close()
+            await service.stop()
+
+    assert asyncio.run(scenario()) == rows
+
+    async def stranger() -> None:
+        # a CA of its own: the broker's certificate does not verify, never subscribed
+        other = FloorService(replace(tls, ca=str(tmp_path / "other-ca.pem")))
+        with pytest.raises((TimeoutError, OSError)):
+            await other.start(timeout=5)
+        await other.stop()
+
+    import subprocess
+
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            str(tmp_path / "other.key"),
+            "-out",
+            str(tmp_path / "other-ca.pem"),
+            "-subj",
+            "/CN=someone else",
+            "-days",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    asyncio.run(stranger())
