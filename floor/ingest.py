@@ -77,6 +77,8 @@ class Floor:
 
     def __post_init__(self) -> None:
         self.load()
+        for table in sorted(self.known or ()):
+            self.board.card(table)  # listed from the start: a table never heard from shows
 
     def load(self) -> None:
         """Start from the store: heads, standings replayed, the floor's alarms."""

@@ -95,6 +95,7 @@
   }
 
   function phaseWords(t) {
+    if (!t.last_heard) return "not heard from yet";
     if (!t.online) return "offline";
     return t.phase ? t.phase.replace(/_/g, " ") : "waiting";
   }

@@ -112,6 +112,9 @@ def test_bad_input_is_counted_and_refused_and_the_floor_goes_on(
     with caplog.at_level(logging.WARNING, logger="floor"):
         floor = asyncio.run(scenario())
     assert dict(floor.refused) == {"json": 1, "schema": 1, "table": 1, "field": 1, "unknown": 1}
+    # the listed tables are on the board from the start, table-3 is not
+    assert [t["table"] for t in floor.board.view()["tables"]] == ["table-1", "table-2"]
+    assert floor.board.view()["tables"][1]["last_heard"] == 0.0
     refusals = [r.getMessage() for r in caplog.records if "refused a message" in r.getMessage()]
     assert len(refusals) == 5
     assert any("table-3" in line and "not on this floor's list" in line for line in refusals)
