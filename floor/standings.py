@@ -56,6 +56,10 @@ class Standings:
     """Every game on the floor, replayed incrementally as rows are stored."""
 
     games: dict[tuple[str, int], GameReplay] = field(default_factory=dict)
+    #: moves when any game's balances (or its players) change: the leaderboard's cache key
+    version: int = 0
+    _balances: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+    _boards: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
 
     def add(self, entry: JournalEntry) -> str | None:
         """Apply one stored row; returns an alarm's words when the engine refuses it."""
@@ -80,6 +84,10 @@ class Standings:
                 f"{entry.seq} ({error}); its standings stop there"
             )
             return replay.refused
+        now = replay.balances()  # a few seats: cheap next to the engine's apply
+        if self._balances.get(key) != now:
+            self._balances[key] = now
+            self.version += 1
         return None
 
     def game(self, table: str, game: int) -> GameReplay | None:
@@ -91,6 +99,18 @@ class Standings:
         ``only``: the games of one round (``{table: [games]}``); None: all.
         Equal units share a rank (1, 1, 3); names break the tie in the order.
         """
+        cache = (self.version, repr(sorted((t, sorted(gs)) for t, gs in (only or {}).items())))
+        if only is None:
+            cache = (self.version, "*")
+        if cache in self._boards:
+            return self._boards[cache]
+        board = self._leaderboard(only)
+        if len(self._boards) > 64:
+            self._boards.clear()
+        self._boards[cache] = board
+        return board
+
+    def _leaderboard(self, only: Mapping[str, Iterable[int]] | None) -> list[dict[str, Any]]:
         chosen = None if only is None else {(t, int(g)) for t, gs in only.items() for g in gs}
         totals: dict[str, int] = {}
         where: dict[str, set[str]] = {}
