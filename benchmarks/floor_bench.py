@@ -5,9 +5,12 @@
 
 Everything is real but the people: Debian's Mosquitto with init-broker's files
 (plain listener on 127.0.0.1), the floor (``pontoon-table floor serve``: its
-subscriber, store and page) in its own process with SQLite or PostgreSQL, and tables that are the
-real table core and journal with bots (``floor/sim_table.py``), each with the
-real publisher (``floor/publisher.py``), all tables in this process.
+subscriber, store and page) in its own process with SQLite or PostgreSQL, and
+tables that are the real table core and journal with bots
+(``floor/sim_table.py``), each with the real publisher (``floor/publisher.py``),
+all tables in this process.  The machine is shared: each run prints the load
+average it started with, and the floor's CPU time per row, which the load
+does not change.
 
 * **ingest**: ``--tables`` tables each hold a recorded journal of ``--rows``
   rows (games the bots played beforehand); their publishers start at once
