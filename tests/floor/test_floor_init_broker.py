@@ -7,16 +7,15 @@ reads journals and statuses and writes resend requests).
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from pathlib import Path
 
 import pytest
 from broker_kit import BrokerKit, Listener
 
+from controller.cli import main
 from controller.config import ConfigError, load_config
 from controller.journal import Journal
-from floor.cli import add_init_broker_parser
 from floor.messages import decode_entry, topic
 from floor.publisher import FloorPublisher
 
@@ -37,10 +36,8 @@ token = "a-long-dealer-secret"
 
 
 def init_broker(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="pontoon-table floor")
-    add_init_broker_parser(parser.add_subparsers())
-    args = parser.parse_args(["init-broker", *argv])
-    return int(args.run(args))
+    """``pontoon-table floor init-broker ARGV`` through the command line's own entry."""
+    return main(["floor", "init-broker", *argv])
 
 
 def test_init_broker_writes_the_acl_and_one_snippet_per_table(
