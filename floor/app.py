@@ -24,12 +24,23 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi import (
+    Body,
+    Depends,
+    FastAPI,
+    HTTPException,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from controller.commands.history import export_rows, to_csv
+from controller.dealer_commands import explain
 from controller.journal import JournalError, Row
 from controller.rules import IllegalAction
 from dealer_display.auth import TokenGuard, token_matches
@@ -119,6 +130,7 @@ def create_floor_app(floor: Floor, *, token: str, rounds: dict[str, Any] | None 
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit)
+    app.add_exception_handler(RequestValidationError, _plain_refusal)
     app.state.floor = floor
     app.state.changed = changed
     app.state.channel = channel
@@ -235,6 +247,13 @@ def create_floor_app(floor: Floor, *, token: str, rounds: dict[str, Any] | None 
             await channel.serve(websocket.send_text, until=drain())
 
     return app
+
+
+async def _plain_refusal(request: Request, exc: Exception) -> JSONResponse:
+    """A request of the wrong shape: one sentence, as the dealer display answers."""
+    assert isinstance(exc, RequestValidationError)
+    log.info("floor page refused a malformed request to %s: %s", request.url.path, exc.errors())
+    return JSONResponse({"detail": explain(list(exc.errors()))}, status_code=422)
 
 
 async def serve(
