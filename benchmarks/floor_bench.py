@@ -4,10 +4,13 @@
     .venv/bin/python benchmarks/floor_bench.py --only ingest --tables 50 --rows 600
 
 Everything is real but the people: Debian's Mosquitto with init-broker's files
-(plain listener on 127.0.0.1), the floor's subscriber (``floor.service``) in
-its own process with its SQLite or PostgreSQL store, and tables that are the
-real table core and journal with bots (``floor/sim_table.py``), each with the
-real publisher (``floor/publisher.py``), all tables in this process.
+(plain listener on 127.0.0.1), the floor (``pontoon-table floor serve``: its
+subscriber, store and page) in its own process with SQLite or PostgreSQL, and
+tables that are the real table core and journal with bots
+(``floor/sim_table.py``), each with the real publisher (``floor/publisher.py``),
+all tables in this process.  The machine is shared: each run prints the load
+average it started with, and the floor's CPU time per row, which the load
+does not change.
 
 * **ingest**: ``--tables`` tables each hold a recorded journal of ``--rows``
   rows (games the bots played beforehand); their publishers start at once
@@ -19,7 +22,7 @@ real publisher (``floor/publisher.py``), all tables in this process.
   Aim: 5,000 rows/s or more.
 * **latency**: ``--tables`` tables play live at ``--pace`` seconds per move
   (a real table's pace is a move every second or two) for ``--seconds``,
-  with the floor (subscriber and page, ``floor.run.run_floor``) in its own
+  with the floor (``pontoon-table floor serve``: subscriber and page) in its own
   process and a WebSocket client holding the floor page as a browser does.
   Per row: the time the page first showed it stored (the table's ``stored``
   count reaching its number, arrival time of the WebSocket message) minus
@@ -44,7 +47,6 @@ import os
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -164,17 +166,6 @@ def ingest(work: Path, db: str, tables: int, rows: int, label: str) -> None:
         kit.kill()
 
 
-#: the floor (subscriber and page) in its own process, as ``pontoon-table floor`` runs it
-_FLOOR_PAGE = """
-import asyncio, sys
-from floor.run import run_floor
-from floor.service import FloorSettings
-broker, db, user, password, token, port = sys.argv[1:7]
-settings = FloorSettings(broker=broker, db=db, username=user, password=password)
-asyncio.run(run_floor(settings, token=token, port=int(port)))
-"""
-
-
 class PageWatcher:
     """The floor page's WebSocket, as a browser holds it: when each table's stored
     row count was first shown (wall clock of arrival)."""
@@ -225,18 +216,13 @@ def page_latencies(shown: list[tuple[int, float]], ats: list[float], since: floa
 def latency(work: Path, tables: int, pace: float, seconds: float) -> None:
     kit = start_broker(work / "broker-latency", tables=tables)
     db = f"sqlite:///{work / 'latency.db'}"
-    token, port = "bench-floor-token", free_port()
-    log = (work / "floor-latency.log").open("w")
-    page = subprocess.Popen(
-        [sys.executable, "-c", _FLOOR_PAGE, kit.url, db, kit.floor.user, kit.floor.password,
-         token, str(port)],
-        stderr=log,
-    )  # fmt: skip
+    floor = FloorProcess(kit, db, work / "floor-latency.log")  # pontoon-table floor serve
     sims: list[SimTable] = []
     watcher = None
     try:
-        until(lambda: port_open(port), 60)
-        watcher = PageWatcher(port, token)
+        floor.start()
+        until(lambda: port_open(floor.port), 60)
+        watcher = PageWatcher(floor.port, floor.token)
         folder = work / "live"
         folder.mkdir()
         for k in range(1, tables + 1):
@@ -273,8 +259,7 @@ def latency(work: Path, tables: int, pace: float, seconds: float) -> None:
             watcher.close()
         for s in sims:
             s.stop()
-        page.kill()
-        page.wait()
+        floor.kill()
         kit.kill()
 
 

@@ -40,7 +40,7 @@ import sqlite3
 import ssl
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -90,7 +90,6 @@ class PublisherStats:
     connects: int = 0
     statuses: int = 0
     last_problem: str = ""
-    refusals: list[str] = field(default_factory=list)
 
 
 class Cursor:
@@ -404,7 +403,6 @@ class FloorPublisher:
                 f"(check that floor.username {self.config.username!r} may publish as "
                 f"{self.table_id!r}); trying again in {REFUSED_RETRY:.0f} s"
             )
-            self.stats.refusals.append(str(reason))
             self._problem(text)
             if seq < self._next:
                 self._rewind(seq)

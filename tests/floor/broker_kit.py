@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,53 +233,41 @@ class Listener:
         self.client.loop_stop()
 
 
-#: the floor's subscriber alone, in its own process (so a test can SIGKILL it)
-_FLOOR_MAIN = """
-import asyncio, logging, sys
-from floor.service import FloorService, FloorSettings
-
-logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-
-async def main() -> None:
-    broker, db, user, password = sys.argv[1:5]
-    service = FloorService(FloorSettings(broker=broker, db=db, username=user, password=password))
-    await service.start()
-    print("subscribed", flush=True)
-    await asyncio.Event().wait()
-
-asyncio.run(main())
-"""
-
-
 class FloorProcess:
-    """``floor.service.FloorService`` in a child process: start, SIGKILL, start again."""
+    """``pontoon-table floor serve`` in a child process: start, SIGKILL, start again.
+
+    Ready once its log says it subscribed (each start adds that line once more).
+    """
 
     def __init__(self, kit: BrokerKit, db: str, log: Path) -> None:
-        self.args = [kit.url, db, kit.floor.user, kit.floor.password]
+        self.port = free_port()
+        self.token = "floor-test-token"
+        self.args = ["floor", "serve", "--broker", kit.url, "--username", kit.floor.user,
+                     "--password", kit.floor.password, "--db", db, "--port", str(self.port),
+                     "--token", self.token]  # fmt: skip
         self.log = log
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _subscribed(self) -> int:
+        if not self.log.exists():
+            return 0
+        return self.log.read_text(errors="replace").count("floor: subscribed to")
 
     def start(self, timeout: float = 60) -> None:
+        before = self._subscribed()
         with self.log.open("a") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", _FLOOR_MAIN, *self.args],
-                stdout=subprocess.PIPE,
+                [sys.executable, "-m", "controller.cli", *self.args],
+                stdout=subprocess.DEVNULL,
                 stderr=err,
-                text=True,
                 env=dict(os.environ, PYTHONUNBUFFERED="1"),
             )
-        assert self.proc.stdout is not None
-        ready = threading.Event()
-
-        def pump(stream: Any) -> None:
-            for line in stream:
-                if line.startswith("subscribed"):
-                    ready.set()
-
-        threading.Thread(target=pump, args=(self.proc.stdout,), daemon=True).start()
-        if not ready.wait(timeout):
-            self.kill()
-            raise RuntimeError(f"the floor did not subscribe: {self.log.read_text()[-2000:]}")
+        end = time.monotonic() + timeout
+        while self._subscribed() == before:
+            if self.proc.poll() is not None or time.monotonic() > end:
+                self.kill()
+                raise RuntimeError(f"the floor did not subscribe: {self.log.read_text()[-2000:]}")
+            time.sleep(0.05)  # polling another process's log
 
     @property
     def pid(self) -> int:

@@ -7,16 +7,19 @@ reads journals and statuses and writes resend requests).
 
 from __future__ import annotations
 
-import argparse
+import getpass
 import shutil
+import socket
+import ssl
 from pathlib import Path
 
 import pytest
 from broker_kit import BrokerKit, Listener
 
+from controller.cli import main
 from controller.config import ConfigError, load_config
 from controller.journal import Journal
-from floor.cli import add_init_broker_parser
+from floor.broker_proc import Mosquitto, free_port
 from floor.messages import decode_entry, topic
 from floor.publisher import FloorPublisher
 
@@ -37,10 +40,8 @@ token = "a-long-dealer-secret"
 
 
 def init_broker(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="pontoon-table floor")
-    add_init_broker_parser(parser.add_subparsers())
-    args = parser.parse_args(["init-broker", *argv])
-    return int(args.run(args))
+    """``pontoon-table floor init-broker ARGV`` through the command line's own entry."""
+    return main(["floor", "init-broker", *argv])
 
 
 def test_init_broker_writes_the_acl_and_one_snippet_per_table(
@@ -76,6 +77,27 @@ def test_init_broker_writes_the_acl_and_one_snippet_per_table(
     assert init_broker(["--tables", "2", "--out", str(out)]) == 1
     assert "already holds a broker" in capsys.readouterr().err
     assert (out / "passwd").read_text() == before
+
+
+def test_the_written_configuration_runs_and_serves_tls_for_its_host(tmp_path: Path) -> None:
+    """What init-broker writes by default (TLS only) starts under Mosquitto, and its
+    certificate verifies against its CA for the --host name."""
+    port = free_port()
+    out = tmp_path / "event"
+    argv = ["--tables", "1", "--out", str(out), "--host", "floor.local", "--port", str(port),
+            "--run-as", getpass.getuser()]  # fmt: skip
+    assert init_broker(argv) == 0
+    broker = Mosquitto(out / "mosquitto.conf", [port])
+    broker.start()
+    try:
+        context = ssl.create_default_context(cafile=str(out / "ca.pem"))
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname="floor.local") as tls,
+        ):
+            assert tls.getpeercert()["subject"] == ((("commonName", "floor.local"),),)
+    finally:
+        broker.stop()
 
 
 def test_the_snippet_makes_a_table_publish_over_tls(broker: BrokerKit, tmp_path: Path) -> None:

@@ -22,16 +22,6 @@ import pytest
 
 from floor.broker_proc import free_port, port_open
 
-#: the floor command's two actions this branch provides, parsed as the command does
-RUN_SIM = """
-import argparse, sys
-from floor.cli import add_sim_parser
-parser = argparse.ArgumentParser(prog="pontoon-table floor")
-add_sim_parser(parser.add_subparsers())
-args = parser.parse_args(["sim", *sys.argv[1:]])
-sys.exit(args.run(args))
-"""
-
 
 def _get(url: str, token: str) -> Any:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
@@ -44,8 +34,9 @@ def _get(url: str, token: str) -> Any:
 def test_floor_sim_runs_a_small_event(tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-c", RUN_SIM, "--tables", "3", "--games", "1", "--deals", "2",
-         "--pace", "0.02", "--port", str(port), "--dir", str(tmp_path)],
+        [sys.executable, "-m", "controller.cli", "floor", "sim", "--tables", "3",
+         "--games", "1", "--deals", "2", "--pace", "0.02", "--port", str(port),
+         "--dir", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=(tmp_path / "sim.err").open("w"), text=True,
     )  # fmt: skip
     try:
