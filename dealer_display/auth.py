@@ -77,12 +77,19 @@ def same_origin(conn: HTTPConnection) -> bool:
 
 
 class TokenGuard:
-    """FastAPI dependency refusing a request with neither the token nor a tablet session."""
+    """FastAPI dependency refusing a request with neither the token nor a tablet session.
 
-    def __init__(self, token: str, tablets: PairingLink | None = None) -> None:
+    ``who`` names the secret in the refusals: the event floor's page uses the
+    same guard for the organiser's token (and has no tablets).
+    """
+
+    def __init__(
+        self, token: str, tablets: PairingLink | None = None, who: str = "the dealer's token"
+    ) -> None:
         if not token:
-            raise ValueError("the dealer token must not be empty")
+            raise ValueError(f"{who} must not be empty")
         self.token = token
+        self.who = who
         self.tablets = tablets
 
     def session_of(self, conn: HTTPConnection) -> Any:
@@ -101,9 +108,12 @@ class TokenGuard:
                 return
             raise HTTPException(
                 status.HTTP_401_UNAUTHORIZED,
-                detail="This needs the dealer's token (Authorization: Bearer ...) "
-                "or a paired tablet.",
+                detail=f"This needs {self.who} (Authorization: Bearer ...){self._or_tablet}.",
                 headers={"WWW-Authenticate": "Bearer"},
             )
         if not token_matches(given, self.token):
-            raise HTTPException(status.HTTP_403_FORBIDDEN, detail="That is not the dealer's token.")
+            raise HTTPException(status.HTTP_403_FORBIDDEN, detail=f"That is not {self.who}.")
+
+    @property
+    def _or_tablet(self) -> str:
+        return "" if self.tablets is None else " or a paired tablet"
