@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("controller.commands.backup", "copy a journal safely, even while the table runs"),
     "setup": ("controller.commands.setup", "install the systemd units and udev rules"),
     "bundle": ("controller.commands.bundle", "build an offline install folder for a table's box"),
+    "floor": ("controller.commands.floor", "the event floor: serve its page, init-broker, sim"),
 }
 
 

@@ -34,21 +34,32 @@ Example (every key; only ``seats`` and ``display.token`` are required)::
     frames = 3                        # frames that must agree on a card
 
     [display]
-    host = "127.0.0.1"
-    port = 8000
-    token = "a-long-dealer-secret"
+    host = "127.0.0.1"                # localhost unless set: "0.0.0.0" or the LAN address
+    port = 8000                       #   lets the dealer's tablet reach and pair with it
+    token = "a-long-dealer-secret"    # for scripts; a tablet pairs with the dealer panel
 
     [backup]
     dir = "/media/usb/pontoon-backups"  # a copy of the journal after each game
+
+    [floor]                           # optional: publish to the event floor (docs/floor.md)
+    broker = "mqtts://floor.local:8883"  # mqtt:// or mqtts:// (TLS)
+    table_id = "table-1"
+    username = "table-1"              # default: the table id
+    password = "from init-broker"
+    ca = "floor-ca.pem"               # the event's CA (mqtts; default: the system's)
+    cert = "table-1.pem"              # a client certificate and its key, if the broker asks
+    key = "table-1.key"
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 PRESETS = ("house", "traditional", "shoot", "casino", "ponton")
 #: RS-485 addresses of docs/protocol.md: seats 1-14, the dealer panel is 15
@@ -103,6 +114,23 @@ class BackupConfig:
 
 
 @dataclass(frozen=True)
+class FloorConfig:
+    """Where the table publishes its journal for the event floor (``floor.publisher``)."""
+
+    broker: str  # mqtt://host[:port] or mqtts://host[:port]
+    table_id: str
+    username: str
+    password: str
+    ca: Path | None = None
+    cert: Path | None = None
+    key: Path | None = None
+
+
+#: the floor's table ids (floor.messages.TABLE_ID: the topic's own rule)
+_TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+@dataclass(frozen=True)
 class TableConfig:
     name: str
     journal: Path
@@ -113,6 +141,7 @@ class TableConfig:
     display: DisplayConfig
     source: str = "table.toml"
     backup: BackupConfig = field(default_factory=BackupConfig)
+    floor: FloorConfig | None = None
 
     @property
     def players(self) -> list[str]:
@@ -218,6 +247,7 @@ def parse_config(
     camera = _camera(top.section("camera"))
     display = _display(top.section("display"))
     backup = _backup(top.section("backup"), base)
+    floor = _floor(top.section("floor"), base) if "floor" in data else None
     top.finish()
     return TableConfig(
         name=name,
@@ -229,6 +259,7 @@ def parse_config(
         display=display,
         source=file,
         backup=backup,
+        floor=floor,
     )
 
 
@@ -346,6 +377,41 @@ def _backup(backup: _Section, base: Path) -> BackupConfig:
         return BackupConfig()
     path = Path(folder)
     return BackupConfig(dir=path if path.is_absolute() else base / path)
+
+
+def _floor(floor: _Section, base: Path) -> FloorConfig:
+    broker = floor.text("broker", required=True)
+    url = urlsplit(broker)
+    try:
+        url.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise floor.error("broker", f"has a bad port ({broker!r})") from None
+    if url.scheme not in ("mqtt", "mqtts") or not url.hostname:
+        raise floor.error(
+            "broker", f"must be mqtt://host[:port] or mqtts://host[:port] ({broker!r})"
+        )
+    table_id = floor.text("table_id", required=True)
+    if not _TABLE_ID.match(table_id):
+        raise floor.error("table_id", "must be lower-case letters, digits and '-' (up to 32)")
+    username = floor.text("username", table_id)
+    password = floor.text("password", required=True)
+
+    def file(name: str) -> Path | None:
+        value = floor.optional_text(name)
+        if value is None:
+            return None
+        path = Path(value) if Path(value).is_absolute() else base / value
+        if not path.is_file():
+            raise floor.error(name, f"names a file that is not there ({path})")
+        return path
+
+    ca, cert, key = file("ca"), file("cert"), file("key")
+    if (cert is None) != (key is None):
+        raise floor.error("cert", "and floor.key go together: give both or neither")
+    if url.scheme == "mqtt" and (ca or cert):
+        raise floor.error("broker", "is plain mqtt://: the TLS files need mqtts://")
+    floor.finish()
+    return FloorConfig(broker, table_id, username, password, ca, cert, key)
 
 
 def _slug(name: str) -> str:

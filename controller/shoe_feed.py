@@ -10,9 +10,11 @@ benchmarks):
   ``event_no`` in its action's meta), so a restart gives that cursor back
   (:func:`shoe_resume`): a card pulled while the controller was down is
   delivered after the restart, and a journalled card is never delivered twice;
-* after a reconnection the resent events arrive *after* the link comes up;
-  the gate stays locked until they have all reached the table, or the dealer
-  could pull the next card while the camera still reads the resent one.
+* after a reconnection the host reports the link up only with the events the
+  shoe resent right behind it (docs/protocol.md section 5.3); the gate stays
+  locked until they have all reached the table as well (a second guard, e.g.
+  for events the shoe recorded after its SYNC_EVENTS answer), or the dealer
+  could pull the next card while the camera still reads a resent one.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class JournalledShoe:
       can always be placed in the shoe's event stream again by
       :func:`shoe_resume`.
     * After a (re)connection the shoe resends the events the controller has
-      not had, *after* the link comes up; a gate opened in between lets the
+      not had, right behind the link-up; a gate opened before they are in lets the
       dealer pull the next card while the camera has not yet read the resent
       one, and the two readings see the same card.  So the gate is opened only
       once every event the shoe had at the reconnection has reached the table

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from controller.core import CardRead, Event, LinkChanged, TableCore
 from controller.publish import CommandResult, Listener, Publisher, TableSnapshot
 from controller.snapshot import build_snapshot
+from controller.tablets import Tablets
 from firmware_bridge import host
 from firmware_bridge.wire import ADDRESS_DEALER, Button
 
@@ -153,6 +154,7 @@ class Table:
         frames: int = 3,
         max_grabs: int = 12,
         publisher: Publisher | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.core = core
         self.shoe = shoe
@@ -173,6 +175,10 @@ class Table:
         self._refresh_due = False
         #: grabs the next camera frame while the recogniser reads the current one
         self._grabber: ThreadPoolExecutor | None = None
+        #: the dealer's paired tablets (codes on the dealer panel; ``clock`` times them)
+        self.tablets = Tablets(note=core.journal.note, changed=self._refresh_soon, clock=clock,
+                               table=core.setup.table,
+                               has_panel=bus is not None and bus.dealer is not None)
 
     # -- life cycle ---------------------------------------------------------------
 
@@ -231,10 +237,12 @@ class Table:
         if "gate" in self._pushers:
             self._pushers["gate"].want(outputs.gate_locked)
             self._pushers["shoe_lights"].want(outputs.shoe_lights)
+        overlay = self.tablets.panel_text()  # a pairing code: on the panel, in no snapshot
         for address, view in outputs.panels.items():
             pusher = self._pushers.get(f"panel {address}")
             if pusher is not None:
-                pusher.want((view.text, view.lights))
+                text = overlay if overlay is not None and address == ADDRESS_DEALER else view.text
+                pusher.want((text, view.lights))
         self.generation += 1
         self.publisher.publish(build_snapshot(self.core, outputs))
         self._notify()
@@ -344,6 +352,8 @@ class Table:
         async for event in panel.events():
             if isinstance(event, host.EventsLost):
                 continue  # a lost press is pressed again; only the shoe's lost cards matter
+            if isinstance(event, host.ButtonPressed) and address == ADDRESS_DEALER:
+                self.tablets.press(event.button, event.device_ms, event.boot_id)
             self._on_device_event(name, event)
             if isinstance(event, host.ButtonPressed) and log.isEnabledFor(logging.DEBUG):
                 log.debug("%s: %s pressed%s", name, _button_label(event.button),

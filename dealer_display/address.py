@@ -51,6 +51,30 @@ def dealer_address(url: str, token: str) -> str:
     return urlunsplit((parts.scheme, netloc, path, "", "token=" + quote(token, safe="")))
 
 
+def tablet_address(url: str) -> str:
+    """The address a tablet opens to pair (no token in it: the code comes from the panel).
+
+    >>> tablet_address("http://10.0.0.7:8000/")
+    'http://10.0.0.7:8000/dealer'
+    """
+    return dealer_address(url, "").split("#", 1)[0]
+
+
+def print_pairing_hint(url: str, *, out: TextIO | None = None) -> str:
+    """Say where a tablet pairs, or why it cannot reach this display; return the address."""
+    stream = out if out is not None else sys.stdout
+    address = tablet_address(url)
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.startswith("127.") or host == "::1":
+        print(f"tablets: none can reach this display (it listens on {host} only); set "
+              '[display] host = "0.0.0.0" or this box\'s LAN address to let one pair',
+              file=stream, flush=True)
+    else:
+        print(f"pair the dealer's tablet: open {address} and press CONFIRM three times "
+              "on the dealer panel", file=stream, flush=True)
+    return address
+
+
 def qr_text(data: str) -> str:
     """``data`` as a QR code drawn with block characters, two modules a line.
 

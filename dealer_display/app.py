@@ -27,12 +27,13 @@ from controller.dealer_commands import explain
 from controller.publish import TableLink, TableSnapshot
 
 from . import views
-from .auth import TokenGuard, token_matches
+from .auth import PairingLink, TokenGuard, same_origin, token_matches
 from .hub import DEFAULT_QUEUE_SIZE, Hub
 from .limits import DEFAULT_MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .routes import mount
 from .routes.commands import command_routers
 from .routes.pages import STATIC, pages_router
+from .routes.pairing import pairing_router
 from .routes.training import training_router
 from .routes.views import views_router
 from .training import TrainingDesk
@@ -50,12 +51,27 @@ def create_app(
     title: str = "Pontoon table",
     queue_size: int = DEFAULT_QUEUE_SIZE,
     max_body: int = DEFAULT_MAX_BODY,
+    tablets: PairingLink | None = None,
 ) -> FastAPI:
-    """The display for ``table``; ``token`` is the dealer's secret from the configuration."""
-    guard = TokenGuard(token)
+    """The display for ``table``; ``token`` is the dealer's secret from the configuration.
+
+    ``tablets`` pairs the dealer's tablets (default: the table's own,
+    ``controller.table.Table.tablets``, when it has them).
+    """
+    if tablets is None:
+        tablets = getattr(table, "tablets", None)
+    guard = TokenGuard(token, tablets)
     hub = Hub(queue_size=queue_size)
     desk = TrainingDesk()
     state: dict[str, Any] = {"loop": None, "unsubscribe": None}
+    #: open dealer sockets proved by a tablet session: session id -> "close now"
+    tablet_sockets: dict[asyncio.Event, str] = {}
+
+    def close_revoked() -> None:
+        """Close every dealer socket whose tablet session has ended."""
+        for closed, sid in list(tablet_sockets.items()):
+            if tablets is None or not tablets.alive(sid):
+                closed.set()
 
     def on_snapshot(snapshot: TableSnapshot) -> None:
         """Listener called by the table's publisher; must only queue, never wait."""
@@ -77,6 +93,7 @@ def create_app(
             hub["public"].publish(views.public_view(snapshot))
         except Exception:  # a bad snapshot must not break the table's publish call
             log.exception("could not build the display views from a snapshot")
+        close_revoked()  # an expired session's socket goes at the next snapshot
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -114,6 +131,10 @@ def create_app(
         mount(app, router)
 
     mount(app, training_router(desk, guard))
+    mount(app, pairing_router(tablets, guard))
+    on_revoke = getattr(tablets, "on_revoke", None)
+    if isinstance(on_revoke, list):
+        on_revoke.append(close_revoked)
 
     # -- live sockets ------------------------------------------------------------
     async def _drain(websocket: WebSocket) -> None:
@@ -128,9 +149,41 @@ def create_app(
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             await hub["public"].serve(websocket.send_text, until=_drain(websocket))
 
+    async def _drain_until(websocket: WebSocket, closed: asyncio.Event) -> None:
+        """Drain until the client goes away or its tablet session ends."""
+        drain = asyncio.ensure_future(_drain(websocket))
+        ended = asyncio.ensure_future(closed.wait())
+        try:
+            await asyncio.wait({drain, ended}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (drain, ended):
+                task.cancel()
+
     @app.websocket("/ws/dealer")
     async def ws_dealer(websocket: WebSocket) -> None:
+        session = guard.session_of(websocket)
         await websocket.accept()
+        if not same_origin(websocket):  # another site's page: no cookie, no token
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({
+                    "type": "error", "message": "The dealer socket is for the table's own pages."}))
+                await websocket.close(code=4403)
+            return
+        if session is not None:  # a paired tablet: its cookie came with the handshake
+            closed = asyncio.Event()
+            tablet_sockets[closed] = session.id
+            try:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                    await hub["dealer"].serve(websocket.send_text,
+                                              until=_drain_until(websocket, closed))
+                if closed.is_set():
+                    with contextlib.suppress(Exception):
+                        await websocket.send_text(json.dumps(
+                            {"type": "error", "message": "This tablet was unpaired."}))
+                        await websocket.close(code=4401)
+            finally:
+                tablet_sockets.pop(closed, None)
+            return
         try:
             async with asyncio.timeout(AUTH_TIMEOUT_S):
                 first = await websocket.receive_text()

@@ -55,7 +55,11 @@ class DeviceInfo:
 
 @dataclass(frozen=True, slots=True)
 class LinkUp:
-    """The link is (again) in a session and the wanted state has been queued.
+    """The link is (again) in a session, the wanted state has been queued, and
+    every event the device announced in its answer to SYNC_EVENTS has arrived:
+    those resent follow this LinkUp at once, in the same batch
+    (docs/protocol.md section 5.3), so a table that opens the gate on it
+    already knows of every card that left while it was away.
 
     ``rebooted``: the device has a different ``boot_id`` than the one this host
     last spoke to.  ``events_lost``: events known to be lost (announced by the

@@ -89,6 +89,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: seconds a session waits, after the RESULT of SYNC_EVENTS, for the events the
+#: device announced in it before it gives up on them (reports them lost) and
+#: reports the link up anyway: 64 events resent one per bus turn take ~1.3 s
+CATCH_UP_LIMIT = 5.0
+
 # --- the session ----------------------------------------------------------------------
 
 
@@ -176,13 +181,22 @@ class HostSession:
         self._wanted: dict[int, Command] = {}
         self._waiting: dict[int, list[int]] = {}  # absolute type -> handles
         self._dispenses: deque[tuple[int, Dispense]] = deque()
-        self._dispense_no = 0
+        # a random first dispense_no (docs/protocol.md section 5.4): the device
+        # remembers the last one it carried out this boot, and a restarted host
+        # counting from 1 again would get ALREADY_DONE for a new card
+        self._dispense_no = secrets.randbelow(0xFFFF)
         self._dispense_boot: int | None = None
         self._inflight: deque[_Inflight] = deque()
         self._sync_seq: int | None = None
         self._rebooted = False
         self._lost_on_reboot = 0
         self._last_event_before_down = 0
+        #: after SYNC_EVENTS' RESULT: the device's last event then, and until when
+        #: it may take to arrive; the LinkUp and the events meanwhile wait for it
+        self._catch_up_to: int | None = None
+        self._catch_up_by = 0.0
+        self._pending_up: LinkUp | None = None
+        self._held: list[HostEvent] = []
         #: recent (round trip, device clock offset) pairs from PONGs, newest last
         self._clock_samples: deque[tuple[float, float]] = deque(maxlen=self.clock_samples)
         #: when the drop counters were last written to the log, and what they were
@@ -217,6 +231,7 @@ class HostSession:
     def close(self) -> None:
         """Fail every pending command; used when the driver is closed for good."""
         log.info("%s: closed; link figures: %s", self.name, self.counters.summary())
+        self._release_held()
         for handles in self._waiting.values():
             for h in handles:
                 self._events.append(CommandFailed(h, "the link was closed"))
@@ -298,6 +313,8 @@ class HostSession:
         if self.state is State.HELLO:
             return self._hello_at
         times = [self._last_heard + self.config.host_silence]
+        if self._catch_up_to is not None:
+            times.append(self._catch_up_by)
         if not self.polled:
             times.append(self._ping_at)
             link_deadline = self.link.next_deadline()
@@ -317,6 +334,8 @@ class HostSession:
         if now - self._last_heard > self.config.host_silence:
             self._lost(now, f"no answer from the {self._what()} for {self.config.host_silence:g} s")
             return
+        if self._catch_up_to is not None and now >= self._catch_up_by:
+            self._give_up_catching_up()
         if self.polled:
             return
         self.link.tick(now)
@@ -415,7 +434,7 @@ class HostSession:
         if mtype == MsgType.EVENT:
             self._on_event(Event.decode(body))
         elif mtype == MsgType.RESULT:
-            self._on_result(Result.decode(body))
+            self._on_result(Result.decode(body), now)
         elif mtype == MsgType.PONG:
             pong = Pong.decode(body)
             self.device_last_event_no = pong.last_event_no
@@ -515,12 +534,30 @@ class HostSession:
             self.counters.events_lost += missing
             reason = f"{missing} event(s) from the {self._what()} never arrived"
             log.error("%s: %s", self.name, reason)
-            self._events.append(EventsLost(boot, expected, event.event_no - 1, reason))
+            self._deliver(EventsLost(boot, expected, event.event_no - 1, reason))
         self.cursor = EventCursor(boot, event.event_no)
         self.counters.events_delivered += 1
-        self._events.append(device_event(event, boot, self.address))
+        self._deliver(device_event(event, boot, self.address))
+        if self._catch_up_to is not None and event.event_no >= self._catch_up_to:
+            self._report_up()
 
-    def _on_result(self, result: Result) -> None:
+    def _deliver(self, event: HostEvent) -> None:
+        """An event for the caller; while the session catches up, held back
+        until its LinkUp has gone first."""
+        if self._catch_up_to is not None:
+            self._held.append(event)
+        else:
+            self._events.append(event)
+
+    def _release_held(self) -> None:
+        """Events already taken into the cursor are delivered whatever happens
+        (a link lost while catching up, a close): the cursor has moved past them."""
+        self._events.extend(self._held)
+        self._held.clear()
+        self._catch_up_to = None
+        self._pending_up = None
+
+    def _on_result(self, result: Result, now: float) -> None:
         while self._inflight and self._inflight[0].seq != result.ref_seq:
             stale = self._inflight.popleft()  # cannot happen on an ordered link
             log.error("%s: no result for command seq %d", self.name, stale.seq)
@@ -531,7 +568,7 @@ class HostSession:
             return
         item = self._inflight.popleft()
         if item.type == MsgType.SYNC_EVENTS:
-            self._on_sync_result(result)
+            self._on_sync_result(result, now)
             return
         code = result.code
         message = result_text(code)
@@ -540,11 +577,13 @@ class HostSession:
         for h in item.handles:
             self._events.append(CommandDone(h, code, message))
 
-    def _on_sync_result(self, result: Result) -> None:
+    def _on_sync_result(self, result: Result, now: float) -> None:
         assert self.cursor is not None and self.info is not None
         lost = self._lost_on_reboot
+        announced = 0  # the device's last event as its RESULT says
         if result.code == ResultCode.OK:
             sync = SyncResult.decode(result.data)
+            announced = sync.last_event_no
             expected = self.cursor.event_no + 1
             if sync.oldest_event_no > expected:
                 aged = sync.oldest_event_no - expected
@@ -570,14 +609,44 @@ class HostSession:
         else:
             log.error("%s: the device refused SYNC_EVENTS (code %d)", self.name, result.code)
         self.counters.events_lost += lost
+        self._pending_up = LinkUp(self.info.boot_id, self._rebooted, lost, self.info)
+        if self.cursor.event_no < announced:
+            # Not up before the events resent behind this RESULT are in (docs/protocol.md
+            # section 5.3): a table that opens the gate on LinkUp would otherwise let
+            # the next card out before it knows of the cards that left meanwhile.
+            self._catch_up_to = announced
+            self._catch_up_by = now + CATCH_UP_LIMIT
+            return
+        self._report_up()
+
+    def _report_up(self) -> None:
+        """LinkUp, then every event that arrived while catching up, in one batch."""
+        up, held = self._pending_up, self._held
+        self._pending_up, self._held, self._catch_up_to = None, [], None
+        assert up is not None
         self._enter(State.UP)
         self._down_reported = False
         self._hello_interval = self.config.rto_initial
-        if self._rebooted:
-            log.warning("%s: the %s restarted (events lost: %d)", self.name, self._what(), lost)
+        if up.rebooted:
+            log.warning("%s: the %s restarted (events lost: %d)", self.name, self._what(),
+                        up.events_lost)
         else:
             log.info("%s: link up", self.name)
-        self._events.append(LinkUp(self.info.boot_id, self._rebooted, lost, self.info))
+        self._events.append(up)
+        self._events.extend(held)
+
+    def _give_up_catching_up(self) -> None:
+        """The device announced events in its SYNC_EVENTS RESULT that never came:
+        reported lost (an alarm, never silence), and the link reported up."""
+        assert self.cursor is not None and self._catch_up_to is not None
+        first, last = self.cursor.event_no + 1, self._catch_up_to
+        reason = (f"{last - first + 1} event(s) the {self._what()} announced were not "
+                  f"resent within {CATCH_UP_LIMIT:g} s")
+        log.error("%s: %s", self.name, reason)
+        self.counters.events_lost += last - first + 1
+        self._held.append(EventsLost(self.cursor.boot_id, first, last, reason))
+        self.cursor = EventCursor(self.cursor.boot_id, last)
+        self._report_up()
 
     # --- output helpers ---------------------------------------------------------------
 
@@ -654,6 +723,7 @@ class HostSession:
 
     def _go_down(self, reason: str) -> None:
         self._last_event_before_down = self.device_last_event_no
+        self._release_held()
         if self.state in (State.SYNCING, State.UP):
             self.counters.link_downs += 1
             # commands without a result go back to waiting for the next session

@@ -276,8 +276,19 @@ class Link:
             self.failure = (
                 f"no answer to {self._silent_timeouts} retransmissions in a row"
             )
+        if self._worn_out(self._unacked[0]):
+            return
         for item in self._unacked:
             self._out += self._send(item, now)
+
+    def _worn_out(self, item: _Outgoing) -> bool:
+        """Stream mode: ``item`` was sent ``max_sends`` times already: the link is
+        down (docs/protocol.md section 5.2), and no further copy goes out."""
+        if item.sends < self.config.max_sends:
+            return False
+        if self.failure is None:
+            self.failure = f"a frame was sent {self.config.max_sends} times without an ack"
+        return True
 
     def turn_frame(self, now: float, idle_type: int, idle_body: bytes = b"") -> bytes:
         """Polled mode: the one frame for this turn.
@@ -363,6 +374,6 @@ class Link:
         if rtt is None:
             rtt = self.config.rto_initial
         oldest = self._unacked[0]
-        if now - oldest.sent_at > max(2 * rtt, 0.005):
+        if now - oldest.sent_at > max(2 * rtt, 0.005) and not self._worn_out(oldest):
             # only the oldest: the peer holds what came after it (selective)
             self._out += self._send(oldest, now)

@@ -2,7 +2,10 @@
 # Installs everything the tests need on a fresh machine, then runs them all.
 # Debian packages: Chromium (browser tests), gnome-cards-data (real deck designs
 # for the vision tests), librsvg2-bin (renders those SVG designs) and systemd
-# (systemd-analyze verifies the units `pontoon-table setup` writes).
+# (systemd-analyze verifies the units `pontoon-table setup` writes), mosquitto
+# (the floor tests run a real MQTT broker; openssl makes their certificates) and
+# postgresql (the floor's PostgreSQL store is tested against a real server the
+# tests start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +14,9 @@ missing=()
 [ -d /usr/share/aisleriot/cards ] || missing+=(gnome-cards-data)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
+[ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+command -v openssl >/dev/null || missing+=(openssl)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq

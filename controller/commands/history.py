@@ -14,12 +14,13 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from controller.core import GameSetup
-from controller.journal import Journal, JournalError
+from controller.journal import Journal, JournalError, Row
 from controller.rules import IllegalAction, action_from_dict, apply
 from controller.scenario import result_json
 
@@ -39,10 +40,23 @@ def export(journal: Journal, game: int | None = None) -> dict[str, Any]:
     number = games[-1] if game is None else game
     if number not in games:
         raise JournalError(f"journal {journal.path} has no game {number} (games: {games})")
-    setup = GameSetup.from_json(journal.setup(number))
+    return export_rows(number, journal.rows(number))
+
+
+def export_rows(number: int, rows: Iterable[Row]) -> dict[str, Any]:
+    """The export of one game from its rows (a journal's, or the event floor's copy).
+
+    The ``game`` row gives the setup; ``action`` rows are replayed by the rules
+    engine in order; ``table`` rows are not engine actions and are skipped.
+    """
+    listed = list(rows)
+    setups = [row.body for row in listed if row.kind == "game"]
+    if not setups:
+        raise JournalError(f"game {number} has no setup row")
+    setup = GameSetup.from_json(setups[0])
     state = setup.start()
     actions = []
-    for row in journal.rows(number):
+    for row in listed:
         if row.kind != "action":
             continue
         apply(state, action_from_dict(row.body))

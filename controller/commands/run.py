@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from controller.config import ConfigError, TableConfig, load_config
@@ -205,7 +206,7 @@ def _camera(config: TableConfig) -> Any:
 async def _serve(
     config: TableConfig, core: TableCore, camera: Any, recognizer: Any, qr: bool | None = None
 ) -> None:
-    from dealer_display.address import print_dealer_address
+    from dealer_display.address import print_dealer_address, print_pairing_hint
     from dealer_display.app import create_app, serve
     from firmware_bridge.drivers import PanelBus, Shoe
 
@@ -233,5 +234,31 @@ async def _serve(
             host, port = config.display.host, config.display.port
             print(f"{config.name}: serving on http://{host}:{port}/", flush=True)
             print_dealer_address(f"http://{host}:{port}/", config.display.token, qr=qr)
-            with contextlib.suppress(asyncio.CancelledError):
+            print_pairing_hint(f"http://{host}:{port}/")
+            with _floor_publisher(config, table), contextlib.suppress(asyncio.CancelledError):
                 await serve(app, host=host, port=port)
+
+
+@contextlib.contextmanager
+def _floor_publisher(config: TableConfig, table: Table) -> Iterator[None]:
+    """With ``[floor]`` configured: publish the journal and status to the event's broker.
+
+    The publisher has its own threads and its own read-only journal connection;
+    the table only hands it each snapshot (never waits on the broker).
+    """
+    if config.floor is None:
+        yield
+        return
+    from floor.publisher import FloorPublisher
+
+    publisher = FloorPublisher(config.floor, config.journal)
+    remove = table.add_listener(publisher.on_snapshot)
+    if table.publisher.latest:  # the table's state now; later ones come to the listener
+        publisher.on_snapshot(table.publisher.latest)
+    publisher.start()
+    log.info("floor: publishing as %s to %s", config.floor.table_id, config.floor.broker)
+    try:
+        yield
+    finally:
+        remove()
+        publisher.stop()

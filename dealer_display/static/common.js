@@ -72,6 +72,96 @@ const Table = (() => {
     form.querySelector("input").focus();
   }
 
+  // -- pairing a tablet with the code the dealer panel shows ---------------------------
+  // The session is an HttpOnly cookie the server sets: no script here ever sees it.
+  async function sessionState() {
+    try {
+      const res = await fetch("/api/session", { headers: authHeaders() });
+      if (res.ok) return await res.json();
+    } catch (e) { /* offline: ask for a code; the socket retries by itself */ }
+    return { paired: false, pairing: true };
+  }
+
+  const PAIR_WORDS = {
+    missing: "Pair this tablet with the table",
+    unpaired: "This tablet was unpaired",
+    refused: "Pair this tablet with the table",
+  };
+
+  // The six-digit form.  ``reason``: "missing" (never paired), "unpaired" (the
+  // dealer panel ended the session) or "refused"; ``onPaired`` runs after a pairing.
+  function pairForm(reason, onPaired) {
+    let form = document.getElementById("pair-form");
+    if (!form) {
+      const input = el("input", {
+        id: "pair-code", name: "code", inputmode: "numeric", autocomplete: "one-time-code",
+        pattern: "[0-9 ]{6,7}", maxlength: "7", required: true, spellcheck: "false",
+        "aria-describedby": "pair-steps pair-error", enterkeyhint: "go",
+      });
+      const error = el("p", { id: "pair-error", class: "pair-error", role: "alert" });
+      form = el("form", { id: "pair-form", class: "box pair-form", "aria-labelledby": "pair-title" },
+        el("h2", { id: "pair-title" }),
+        el("ol", { id: "pair-steps" },
+          el("li", {}, "On the dealer panel at the table, press ", el("b", {}, "CONFIRM"),
+             " three times, quickly."),
+          el("li", {}, "The panel shows a six-digit code for 60 seconds. Type it here.")),
+        el("label", { for: "pair-code" }, "Code from the dealer panel"),
+        el("div", { class: "pair-row" }, input,
+          el("button", { class: "primary", type: "submit", id: "btn-pair" }, "Pair")),
+        error,
+        el("p", { class: "muted small" },
+          "Scripts and the setup screen can use the dealer's token instead. ",
+          el("button", { type: "button", class: "quiet small", id: "btn-use-token" },
+             "Use the token")));
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const code = input.value.replace(/\D/g, "");
+        if (code.length !== 6) { error.textContent = "The code is six digits."; input.focus(); return; }
+        const button = form.querySelector("#btn-pair");
+        button.disabled = true;
+        error.textContent = "";
+        const r = await post("/api/pair", { code });
+        button.disabled = false;
+        if (!r.ok) {
+          error.textContent = message(r, "That code was refused.");
+          input.select();
+          return;
+        }
+        input.value = "";
+        form.hidden = true;
+        delete document.body.dataset.pair;
+        if (form.pairedCallback) form.pairedCallback();
+      });
+      form.querySelector("#btn-use-token").addEventListener("click", () => {
+        form.hidden = true;
+        delete document.body.dataset.pair;
+        tokenForm("missing", form.pairedCallback || (() => {}));
+      });
+      (document.querySelector("main") || document.body).prepend(form);
+    }
+    form.querySelector("#pair-title").textContent = PAIR_WORDS[reason] || PAIR_WORDS.missing;
+    form.querySelector("#pair-error").textContent = reason === "unpaired"
+      ? "The dealer panel ended this tablet's session. Pair it again with a new code." : "";
+    form.pairedCallback = onPaired;
+    const banner = document.getElementById("conn");
+    if (banner) { banner.textContent = "Not paired"; banner.className = "conn bad"; }
+    form.hidden = false;
+    document.body.dataset.pair = reason;
+    form.querySelector("input").focus();
+  }
+
+  // Not paired and no token: the pairing form (a table without a dealer
+  // panel has only the token).
+  function askForAccess(reason, onAccess) {
+    if (storedToken()) { tokenForm(reason === "missing" ? "missing" : "refused", onAccess); return; }
+    pairForm(reason, onAccess);
+  }
+
+  function authHeaders() {
+    const t = sessionStorage.getItem(TOKEN_KEY);
+    return t ? { Authorization: "Bearer " + t } : {};
+  }
+
   // A refusal as one plain sentence, whatever the server sent: the table's
   // own message, an HTTP error's detail, never a JSON dump.
   function message(r, fallback) {
@@ -204,6 +294,6 @@ const Table = (() => {
     return sessionStorage.getItem(TOKEN_KEY);
   }
 
-  return { token, storedToken, tokenForm, message, plural, el, cardImg, fmt, signed, live, post,
-           TOKEN_KEY };
+  return { token, storedToken, tokenForm, pairForm, askForAccess, sessionState, message, plural,
+           el, cardImg, fmt, signed, live, post, TOKEN_KEY };
 })();

@@ -58,7 +58,7 @@
   async function command(path, body) {
     const r = await post(path, body);
     if (r.status === 401 || r.status === 403) {
-      Table.tokenForm(r.status === 401 ? "missing" : "refused", connect);
+      Table.askForAccess(r.status === 401 ? "missing" : "refused", connect);
     }
     toast(Table.message(r), !r.ok);
     return r;
@@ -682,17 +682,20 @@
     render(v);
   }
 
-  // The token comes from the address (/dealer#token=...), from this tab's
-  // storage, or from the in-page form; a refused one brings the form back
-  // with the reason, and nothing is retried until the dealer enters another.
+  // A tablet pairs with the code the dealer panel shows (its session is a
+  // cookie); scripts and the setup screen use the token, from the address
+  // (/dealer#token=...), this tab's storage or the in-page form.  A refused
+  // socket brings the right form back with the reason; nothing is retried
+  // until the dealer pairs again or enters another token.
   let link = null;
   function connect() {
     if (link) { link.reconnect(); return; }
     link = Table.live("/ws/dealer", onView, {
       hello: () => ({ token: Table.storedToken() || "" }),
-      onAuthFail: () => Table.tokenForm("refused", connect),
+      onAuthFail: () => Table.askForAccess(Table.storedToken() ? "refused" : "unpaired", connect),
     });
   }
   if (Table.token()) connect();
-  else Table.tokenForm("missing", connect);
+  else Table.sessionState().then((s) => (s.paired ? connect() : s.pairing
+    ? Table.pairForm("missing", connect) : Table.tokenForm("missing", connect)));
 })();

@@ -148,10 +148,16 @@
 
   // -- fitting: the table shrinks until every seat and card is in view -------------------
   const root = document.documentElement;
+  // A phone scrolls instead: its text must stay readable (style.css, max-width 600px).
+  const phone = matchMedia("(max-width: 600px)");
+  const PHONE_LEAST = 33;  // scale 1.65: the smallest text is 12.3 px
   function over() {
-    if (root.scrollHeight > innerHeight || root.scrollWidth > innerWidth) return true;
-    const board = $("board");
-    if (board.scrollHeight > board.clientHeight + 1) return true;
+    if (root.scrollWidth > innerWidth) return true;
+    if (!phone.matches) {
+      if (root.scrollHeight > innerHeight) return true;
+      const board = $("board");
+      if (board.scrollHeight > board.clientHeight + 1) return true;
+    }
     for (const c of document.querySelectorAll("body.table .cards")) {
       if (c.scrollWidth > c.clientWidth + 1) return true;
     }
@@ -161,7 +167,7 @@
     // the largest scale (in steps of 0.05, from 0.3 to 2.2) at which nothing overflows;
     // a binary search keeps it to a few layouts per update
     const set = (k) => root.style.setProperty("--s", String(k / 20));
-    let lo = 6, hi = 44;
+    let lo = phone.matches ? PHONE_LEAST : 6, hi = 44;
     set(hi);
     if (over()) {
       while (hi - lo > 1) {

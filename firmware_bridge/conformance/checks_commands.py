@@ -19,7 +19,7 @@ from firmware_bridge.conformance.probe import (
     name_of,
     result_ref,
 )
-from firmware_bridge.conformance.registry import check
+from firmware_bridge.conformance.registry import SHOE, check
 from firmware_bridge.wire import (
     MAX_TEXT,
     Capability,
@@ -114,10 +114,10 @@ def event_kind(r: Received) -> int | None:
     return Event.decode(r.body).kind if r.type == MsgType.EVENT and r.fresh else None
 
 
-def dispense_one(p: Probe, body: bytes) -> None:
+def dispense_one(p: Probe, body: bytes) -> Received:
     """DISPENSE, then its RESULT(OK) and after it the card's CARD_OUT within 1 s
-    (sections 5.4, 6 and 11.2); Skip when the shoe is empty. Waiting for the
-    card also keeps its CARD_OUT out of the next check's session."""
+    (sections 5.4, 6 and 11.2), which is returned; Skip when the shoe is empty.
+    Waiting for the card also keeps its CARD_OUT out of the next check's session."""
     seq = p.command(MsgType.DISPENSE, body)
     result = None
     end = time.monotonic() + DISPENSE_CARD_WAIT + p.slack + 0.3
@@ -135,7 +135,7 @@ def dispense_one(p: Probe, body: bytes) -> None:
         elif event_kind(r) == EventKind.CARD_OUT:
             if result is None:
                 raise Fail("the dispensed card's CARD_OUT came before DISPENSE's RESULT")
-            return
+            return r
         elif event_kind(r) == EventKind.GATE_JAMMED:
             raise Skip("the dispensed card jammed (GATE_JAMMED): free the shoe's exit")
 
@@ -147,6 +147,26 @@ def dispense_result_first(p: Probe) -> None:
     if not p.info.capabilities & Capability.MOTOR:
         raise Skip("the device has no dispense motor")
     dispense_one(p, Dispense(random.randrange(1, 0xFFFF)).encode())
+
+
+@check("3", "events.device-clock",
+       "(motor) a CARD_OUT's device_ms is on PONG's uptime_ms clock: between the PONGs around it",
+       devices=frozenset({SHOE}))
+def device_clock(p: Probe) -> None:
+    """``device_ms`` and ``uptime_ms`` are one clock (section 3): the host maps
+    one onto its own with the other.  A dispensed card's CARD_OUT happens
+    after a PONG sent before the DISPENSE and before one asked for after it."""
+    p.open_session()
+    if not p.info.capabilities & Capability.MOTOR:
+        raise Skip("the device has no dispense motor (nothing makes a card-out on request)")
+    _, before = p.ping()
+    card = Event.decode(dispense_one(p, Dispense(random.randrange(1, 0xFFFF)).encode()).body)
+    _, after = p.ping()
+    span = (after.uptime_ms - before.uptime_ms) & 0xFFFFFFFF
+    since = (card.device_ms - before.uptime_ms) & 0xFFFFFFFF
+    if since > span:
+        raise Fail(f"CARD_OUT's device_ms {card.device_ms} is not between the uptime_ms "
+                   f"{before.uptime_ms} and {after.uptime_ms} of the PONGs around it")
 
 
 @check("5.4", "commands.precedence",

@@ -224,3 +224,42 @@ def retransmit_go_back_n(p: Probe) -> None:
     finally:
         p.auto_ack = True
         p.settle()
+
+
+#: a frame sent this many times without an ack brings the link down (section 5.2)
+MAX_SENDS = 32
+
+
+@check("5.2", "retransmit.give-up",
+       "a frame never acknowledged is sent at most 32 times, then the session is dropped",
+       devices=USB)
+def retransmit_give_up(p: Probe) -> None:
+    """PINGs every 40 ms keep the device hearing its peer (so neither its 2 s
+    fail-safe nor its 6 silent timeouts apply) but never acknowledge its
+    RESULT: after at most 32 sends (about 1.6 s at 50 ms) the device declares
+    the link down and answers NO_SESSION."""
+    p.open_session()
+    p.auto_ack = False
+    try:
+        seq = p.command(*harmless_command(p))
+        first = p.expect(lambda r: r.fresh and r.type == MsgType.RESULT and result_ref(r) == seq,
+                         "RESULT", poll=False)
+        stale = first.header.seq  # an ack that leaves the RESULT unacknowledged
+        copies, dropped = 1, False
+        for _ in range(100):  # 4 s at most
+            p.send(MsgType.PING, Ping(p.new_token()).encode(), ack=stale)
+            for r in p.collect(0.04):
+                if r.type == MsgType.RESULT and r.header.seq == stale:
+                    copies += 1
+                dropped = dropped or r.type == MsgType.NO_SESSION
+            if dropped or copies > MAX_SENDS:
+                break
+        if copies > MAX_SENDS:
+            raise Fail(f"an unacknowledged RESULT was sent {copies} times; at most {MAX_SENDS}, "
+                       "then the link is down")
+        if not dropped:
+            raise Fail(f"the RESULT was sent {copies} times unacknowledged and the device "
+                       "still kept its session (no NO_SESSION within 4 s)")
+    finally:
+        p.auto_ack = True
+        p.settle()

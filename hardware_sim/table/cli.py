@@ -9,7 +9,9 @@
   reference firmware (under MicroPython in Node) as the shoe; with
   ``--firmware-panels`` as every panel too.
 * ``sim`` alone runs bots and a simulated dealer at a simulated table and
-  serves the dealer display, printing its URL and the dealer's token;
+  serves the dealer display, printing its URL and the dealer's token; that
+  dealer answers the alarm of a shoe reboot mid-deal (``--faults``, e.g.
+  ``none,reboot=0.05``) after checking the cards on the table;
   ``--dealer-mistakes`` (as ``sim-hw`` takes it) makes that dealer pull cards
   past the locked gate and so on, to see and practise the hold screens.
 """

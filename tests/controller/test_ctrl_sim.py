@@ -96,6 +96,12 @@ def _deciding(run: ScenarioRun) -> bool:
 
 def test_misdeal_a_card_pulled_past_the_gate_is_put_back() -> None:
     async def force(run: ScenarioRun) -> None:
+        # The table wants the gate locked; the SET_GATE may still be on its way
+        # (under load 16 the pull once came first and was not forced at all).
+        locked_by = time.monotonic() + 10
+        while not await asyncio.to_thread(run.rig.shoe_gate_locked):
+            assert time.monotonic() < locked_by, "the gate never locked while the table decided"
+            await asyncio.sleep(0.01)
         outcome = await asyncio.to_thread(run.rig.pull_card, force=True)
         assert outcome.forced and outcome.card
         # The scripted dealer pulled it: it waits for the table to see every card it

@@ -59,7 +59,8 @@ def test_every_card_and_the_back_have_an_image(client: TestClient) -> None:
 def _changing_routes(client: TestClient) -> list[APIRoute]:
     app = client.app
     routes = [r for r in app.routes if isinstance(r, APIRoute) and r.methods & {"POST", "PUT",
-                                                                               "PATCH", "DELETE"}]
+                                                                               "PATCH", "DELETE"}
+              and r.path not in ("/api/pair", "/api/unpair")]  # open: test_prove_security.py
     assert len(routes) >= 14
     return routes
 

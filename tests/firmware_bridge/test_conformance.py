@@ -92,6 +92,19 @@ class MotorShoe(DeviceCore):
             self.emit_card_out(now)
 
 
+class CardsOnAnotherClock(MotorShoe):
+    """Stamps events with milliseconds since its session began, not since power-up."""
+
+    def emit(self, kind: EventKind, now: float, arg: int = 0, device_ms: int | None = None) -> int:
+        return super().emit(kind, now, arg, device_ms=int((now - self.session_began) * 1000))
+
+    def _on_hello(self, body: bytes, now: float) -> bytes:
+        self.session_began = now
+        return super()._on_hello(body, now)
+
+    session_began = 0.0
+
+
 def shoe(
     cls: type[DeviceCore] = MotorShoe,
     *,
@@ -714,6 +727,8 @@ BROKEN = [
            "resent 1 time(s)"),
     Broken("retransmit.go-back-n", "shoe", core_only(lambda: shoe(link=ResendsOldestOnly)),
            "after a timeout the device resent"),
+    Broken("retransmit.give-up", "shoe", core_only(lambda: shoe(config=LinkConfig(
+        max_sends=1000, max_silent_timeouts=1000))), "sent 33 times"),
     Broken("commands.unknown-type", "shoe", core_only(lambda: shoe(UnknownTypeFails)),
            "answered FAILED, not UNKNOWN_TYPE"),
     Broken("commands.bad-length", "shoe", recoded({ResultCode.BAD_LENGTH: ResultCode.BAD_VALUE}),
@@ -753,6 +768,8 @@ BROKEN = [
            "came before DISPENSE's RESULT"),
     Broken("dispense.result-first", "shoe", core_only(lambda: shoe(DeviceCore)),
            "no CARD_OUT (nor GATE_JAMMED)"),
+    Broken("events.device-clock", "shoe", core_only(lambda: shoe(CardsOnAnotherClock)),
+           "is not between the uptime_ms"),
     Broken("bus.addresses", "bus", core_only(lambda: bus(endpoint=AnswersEveryAddress)),
            "not configured"),
     Broken("bus.addresses", "bus", core_only(lambda: BusEndpoint([panel(1), panel(

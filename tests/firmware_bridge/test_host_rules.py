@@ -18,6 +18,7 @@ import pytest
 from cobs import cobs
 
 from firmware_bridge.host import (
+    CATCH_UP_LIMIT,
     ButtonPressed,
     CardOut,
     CommandDone,
@@ -126,9 +127,11 @@ def hello(host: HostSession, now: float) -> int:
 
 
 def up(host: HostSession, dev: FakeDevice, now: float = 0.0, oldest: int | None = None,
-       last: int | None = None) -> list[Frame]:
-    """HELLO, HELLO_REPLY, SYNC_EVENTS and its RESULT: the link is up; the
-    host's frames after the HELLO_REPLY are returned."""
+       last: int | None = None, resend: bool = True) -> list[Frame]:
+    """HELLO, HELLO_REPLY, SYNC_EVENTS and its RESULT (with ``resend``, the
+    events after the host's cursor up to ``last`` right behind it, in the same
+    read, as a device resends them): the link is up; the host's frames after
+    the HELLO_REPLY are returned."""
     nonce = hello(host, now)
     host.receive_bytes(dev.hello_reply(nonce), now)
     frames = sent(host)
@@ -136,10 +139,14 @@ def up(host: HostSession, dev: FakeDevice, now: float = 0.0, oldest: int | None 
     (sync,) = of(frames, MsgType.SYNC_EVENTS)
     last = dev.last_event_no if last is None else last
     oldest = last + 1 if oldest is None else oldest
-    host.receive_bytes(
-        dev.result(sync.header.seq, MsgType.SYNC_EVENTS, data=SyncResult(oldest, last).encode()),
-        now,
-    )
+    data = dev.result(sync.header.seq, MsgType.SYNC_EVENTS, data=SyncResult(oldest, last).encode())
+    assert host.cursor is not None
+    if resend:
+        first = max(host.cursor.event_no + 1, oldest)
+        data += b"".join(dev.event(n, ms=n * 10) for n in range(first, last + 1))
+    host.receive_bytes(data, now)
+    if not resend:
+        return frames
     assert host.is_up
     assert [f.header.type for f in sent(host)] == [MsgType.ACK]  # for the RESULT
     return frames
@@ -260,25 +267,48 @@ def test_a_kept_cursor_resumes_on_the_same_boot() -> None:
     host = HostSession(resume=EventCursor(BOOT, 5))
     dev = FakeDevice()
     dev.last_event_no = 9
-    frames = up(host, dev, oldest=1, last=9)
+    frames = up(host, dev, oldest=1, last=9, resend=False)
     assert SyncEvents.decode(of(frames, MsgType.SYNC_EVENTS)[0].body) == SyncEvents(BOOT, 5)
-    host.events()
+    # not up before the events up to the RESULT's last_event_no are in (5.3)
+    assert not host.is_up and host.events() == []
     for n in range(6, 10):
         host.receive_bytes(dev.event(n, ms=n * 10), 0.1)
+        assert host.is_up == (n == 9)
     got = host.events()
-    assert got == [CardOut(n, n * 10, BOOT) for n in range(6, 10)]
+    assert got[0] == LinkUp(BOOT, False, 0, got[0].info)  # type: ignore[union-attr]
+    assert got[1:] == [CardOut(n, n * 10, BOOT) for n in range(6, 10)]
     assert host.cursor == EventCursor(BOOT, 9)
+
+
+def test_announced_events_that_never_come_are_reported_lost_and_the_link_comes_up() -> None:
+    """A device that does not resend what its RESULT announced: after
+    CATCH_UP_LIMIT the host reports the rest lost (an alarm) and comes up."""
+    host = HostSession(resume=EventCursor(BOOT, 5))
+    dev = FakeDevice()
+    up(host, dev, oldest=1, last=9, resend=False)
+    host.receive_bytes(dev.event(6), 0.1)
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(0, 9, 100, 0).encode()), 4.9)
+    host.tick(4.9)
+    assert not host.is_up
+    deadline = host.next_deadline()
+    assert deadline is not None and deadline <= CATCH_UP_LIMIT
+    host.tick(CATCH_UP_LIMIT)
+    got = host.events()
+    assert isinstance(got[0], LinkUp) and got[1] == CardOut(6, 0, BOOT)
+    assert got[2] == EventsLost(BOOT, 7, 9, got[2].reason)  # type: ignore[union-attr]
+    assert host.is_up and host.cursor == EventCursor(BOOT, 9)
 
 
 def test_events_that_left_the_device_log_are_reported_lost() -> None:
     host = HostSession(resume=EventCursor(BOOT, 5))
     dev = FakeDevice()
     up(host, dev, oldest=9, last=20)
-    lost, link_up = host.events()
+    lost, link_up, *resent = host.events()
+    assert resent == [CardOut(n, n * 10, BOOT) for n in range(9, 21)]
     assert lost == EventsLost(BOOT, 6, 8, lost.reason)  # type: ignore[union-attr]
     assert "3 event(s) left the shoe's memory" in lost.reason  # type: ignore[union-attr]
     assert isinstance(link_up, LinkUp) and link_up.events_lost == 3
-    assert host.cursor == EventCursor(BOOT, 8)
+    assert host.cursor == EventCursor(BOOT, 20)  # 9..20 resent behind the RESULT
     assert host.counters.events_lost == 3
 
 
@@ -327,10 +357,11 @@ def test_a_reboot_starts_from_event_0_and_counts_the_announced_events_lost() -> 
     assert SyncEvents.decode(sync.body) == SyncEvents(BOOT + 1, 0)
     host.receive_bytes(rebooted.result(sync.header.seq, MsgType.SYNC_EVENTS,
                                        data=SyncResult(1, 1).encode()), 0.4)
-    (link_up,) = host.events()
-    assert link_up == LinkUp(BOOT + 1, True, 2, link_up.info)  # type: ignore[union-attr]
+    assert host.events() == []  # up once the new boot's event 1 is in (5.3)
     host.receive_bytes(rebooted.event(1), 0.5)
-    assert host.events() == [CardOut(1, 0, BOOT + 1)]
+    link_up, card = host.events()
+    assert link_up == LinkUp(BOOT + 1, True, 2, link_up.info)  # type: ignore[union-attr]
+    assert card == CardOut(1, 0, BOOT + 1)
 
 
 def test_a_refused_sync_still_brings_the_link_up() -> None:
@@ -385,7 +416,9 @@ def test_a_command_while_up_goes_at_once_and_its_result_names_it() -> None:
     assert not done.ok  # type: ignore[union-attr]
 
 
-def test_dispense_numbers_count_up_from_1_and_a_repeat_already_done_is_ok() -> None:
+def test_dispense_numbers_count_up_from_a_random_start_and_already_done_is_ok() -> None:
+    """Section 5.4: a host's first ``dispense_no`` is random (a restarted host
+    must not repeat the last one the shoe carried out), then +1 each."""
     host, dev = HostSession(), FakeDevice()
     up(host, dev)
     host.events()
@@ -393,7 +426,10 @@ def test_dispense_numbers_count_up_from_1_and_a_repeat_already_done_is_ok() -> N
     h2 = host.command(Dispense(0))
     host.tick(0.05)
     frames = of(sent(host), MsgType.DISPENSE)
-    assert [Dispense.decode(f.body).dispense_no for f in frames] == [1, 2]
+    first, second = (Dispense.decode(f.body).dispense_no for f in frames)
+    assert first != 0 and second == first % 0xFFFF + 1
+    starts = {HostSession()._dispense_no for _ in range(20)}
+    assert len(starts) > 10  # random, not 0 in every process
     host.receive_bytes(dev.result(frames[0].header.seq, MsgType.DISPENSE), 0.1)
     host.receive_bytes(dev.result(frames[1].header.seq, MsgType.DISPENSE,
                                   ResultCode.ALREADY_DONE), 0.1)
@@ -427,7 +463,8 @@ def test_a_dispense_waiting_for_the_same_boot_is_sent_when_the_link_returns() ->
     host.connection_lost(0.2, "unplugged")
     host.command(Dispense(0))
     frames = up(host, FakeDevice(), now=0.5)
-    assert [Dispense.decode(f.body).dispense_no for f in of(frames, MsgType.DISPENSE)] == [1]
+    numbers = [Dispense.decode(f.body).dispense_no for f in of(frames, MsgType.DISPENSE)]
+    assert numbers == [host._dispense_no]
 
 
 def test_commands_without_a_result_are_sent_again_in_the_next_session() -> None:

@@ -153,9 +153,11 @@ def test_a_frame_sent_32_times_brings_the_link_down() -> None:
         # hearing the peer (with a stale ack) keeps the timeouts from adding up
         link.on_frame(from_device(mtype=MsgType.PONG, sequenced=False), b"", now)
         assert link.failure is None, sends
+    out(link)
     now += 0.05
     link.tick(now)
     assert link.failure is not None and "32" in link.failure
+    assert out(link) == []  # no 33rd copy (docs/protocol.md 5.2)
 
 
 def test_no_deadline_when_nothing_is_unacknowledged_or_owed() -> None:

@@ -50,7 +50,12 @@ OPEN_GETS = {
     "/", "/dealer", "/table", "/training", "/favicon.ico", "/cards/{name}.svg", "/api/public",
     "/api/training/{sid}", "/api/training/{sid}/report", "/openapi.json", "/docs", "/redoc",
     "/docs/oauth2-redirect",
+    "/api/session",  # says whether the caller is paired, nothing else
 }
+#: POST routes anyone may call: pairing opens only with the code the dealer
+#: panel shows at the table (controller/pairing.py), unpairing ends only the
+#: caller's own session; neither changes the game.
+OPEN_POSTS = {"/api/pair", "/api/unpair"}
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 BODIES: dict[str, dict[str, Any]] = {
     "/api/confirm-card": {"code": "AS"},
@@ -100,7 +105,7 @@ def test_every_changing_route_refuses_a_missing_or_wrong_token(
     started = client.post("/api/training", json={}, headers=GOOD)
     assert started.status_code == 200, started.text
     sid = started.json()["id"] if "id" in started.json() else started.json()["session"]
-    routes = [(m, p) for m, p in _routes(client) if m in CHANGING]
+    routes = [(m, p) for m, p in _routes(client) if m in CHANGING and p not in OPEN_POSTS]
     assert len(routes) >= 15, routes  # the dealer commands and the training desk
     before = _state(client, table)
     refused = Counter[int]()
@@ -114,6 +119,25 @@ def test_every_changing_route_refuses_a_missing_or_wrong_token(
             refused[response.status_code] += 1
     assert _state(client, table) == before, "a refused request changed the table"
     assert refused[401] and refused[403]
+
+
+def test_the_open_pairing_routes_grant_nothing_without_the_panels_code(
+    client: TestClient, table: ManualTable
+) -> None:
+    """No code was shown on a panel, so no guess (nor the token itself) pairs."""
+    assert client.post("/api/pair", json={"code": "123456"}).status_code == 409  # no panel
+    table.tablets.has_panel = True  # as if the bus had a dealer panel
+    opened = {p for m, p in _routes(client) if m in CHANGING} & OPEN_POSTS
+    assert opened == OPEN_POSTS
+    before = _state(client, table)
+    for code in ("000000", "123456", TOKEN, "", "99999x"):
+        response = client.post("/api/pair", json={"code": code})
+        assert response.status_code in (403, 422, 429), (code, response.text)
+        assert "set-cookie" not in response.headers
+    assert client.post("/api/unpair").status_code == 200
+    assert client.get("/api/session").json()["paired"] is False
+    assert client.post("/api/next-deal").status_code == 401
+    assert _state(client, table) == before
 
 
 def test_every_read_route_is_either_public_or_guarded(client: TestClient) -> None:
