@@ -196,12 +196,12 @@ def photo_face(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     warm or cool light cast, and slight lens blur.  The simulated camera adds
     perspective, shadow, glare, noise, motion blur and JPEG on top."""
     h, w = face.shape[:2]
-    img = face.astype(np.float32)
+    img: np.ndarray = face.astype(np.float32)
     if rng.random() < 0.6:  # worn printing: ink lighter where the card was handled
         wear = float(rng.uniform(0.15, 0.55)) * _smooth(rng, h, w, int(rng.integers(2, 7)))
         img = 255 - (255 - img) * (1 - wear)[..., None]
         if rng.random() < 0.5:  # flecks of ink lost
-            flecks = (rng.random((h, w)) < rng.uniform(0.002, 0.02)).astype(np.uint8)
+            flecks: np.ndarray = (rng.random((h, w)) < rng.uniform(0.002, 0.02)).astype(np.uint8)
             flecks = cv2.dilate(flecks, np.ones((2, 2), np.uint8))
             img = np.where(flecks[..., None] > 0, np.maximum(img, 200), img)
     if rng.random() < 0.7:  # paper texture: fibres and uneven coating
@@ -472,8 +472,8 @@ def merge(members: list[Mlp]) -> Mlp:
     return Mlp(first.classes, first.mean, first.scale,
                np.concatenate([m.w1 for m in members], axis=1),
                np.concatenate([m.b1 for m in members]),
-               np.concatenate([m.w2 for m in members], axis=0) / k,
-               (sum(m.b2 for m in members) / k).astype(np.float32))
+               np.asarray(np.concatenate([m.w2 for m in members], axis=0) / k, np.float32),
+               np.mean(np.stack([m.b2 for m in members]), axis=0).astype(np.float32))
 
 
 def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
