@@ -505,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--members", type=int, default=1,
                     help="perceptrons averaged per task (one wider network, see merge; "
-                         "the shipped model has one: two were not finished in time)")
+                         "the shipped model has one; two: see docs/vision.md, fifth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
