@@ -1,6 +1,6 @@
-"""Rebuild the generic recogniser's model files from tuning designs only.
+"""Rebuild the generic recogniser's model files from training designs only.
 
-    .venv/bin/python benchmarks/build_generic_profile.py             # ~15 min, one core
+    .venv/bin/python benchmarks/build_generic_profile.py --recollect # ~15 min, one core
     .venv/bin/python benchmarks/build_generic_profile.py --validate  # leave groups out, report
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
@@ -9,11 +9,13 @@ Glyphs are cached in ``/tmp/pontoon-glyph-cache.npz``; ``--recollect`` redoes th
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
 640x480 camera frames, clean/normal/hard) so they carry its segmentation
-quirks.  Sources, all *tuning* only (``vision_split.TUNING_FAMILIES``):
+quirks.  Sources, all *training* only (``vision_split.TRAINING_FAMILIES``: the
+tuning designs minus the validation ones, ``vision_split.VALIDATION``):
 
-* the gnome designs of the tuning families, non-standard courts labelled ``?``;
+* the gnome designs of the training families, non-standard courts labelled ``?``;
 * the built-in renderer in every Hershey font but COMPLEX (the held-out
-  ``four_color`` style's font), standard and with foreign letters and suits;
+  ``four_color`` style's font) and upright DUPLEX (the validation ``duplex``
+  style's), standard and with foreign letters and suits;
 * synthetic faces in the system's TrueType fonts (``vision_fontdeck.py``);
 * junk: whatever the splitter finds on card backs, empty tables, mostly
   covered cards and inside card bodies (pips, art) - class ``?``.
@@ -22,8 +24,10 @@ A frame glyph is kept as an example of its label only when it still correlates
 with the same face's clean glyph (so a mis-split corner does not teach that a
 pip is a "7"); a glyph that does not resemble it at all becomes a ``?``.  Each
 kept glyph is also augmented (turn, stretch, thinner/bolder strokes, blur,
-lower resolution, noise, JPEG at the glyph's own scale), and half the camera
-frames use the hard preset, where the classifier used to abstain most.  Then
+lower resolution, noise, JPEG at the glyph's own scale), half the camera
+frames use the hard preset, where the classifier used to abstain most, and
+60 % of the faces are first made to look photographed (``photo_face``: worn
+ink, paper texture, a sheen band, warm or cool light, lens blur).  Then
 one small perceptron per task is trained with NumPy (Adam, cross-entropy).
 ``--validate`` holds out a few groups (two gnome families, one TrueType font,
 one Hershey font) and prints, per acceptance threshold, how many held-out
@@ -48,7 +52,7 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from vision_fontdeck import FONTS, font_faces  # noqa: E402
-from vision_split import TUNING, TUNING_FAMILIES, is_standard, open_design  # noqa: E402
+from vision_split import TRAINING, TRAINING_FAMILIES, is_standard, open_design  # noqa: E402
 
 from hardware_sim.camera.frames import render_scene, sample_scene  # noqa: E402
 from hardware_sim.cards import CARD_CODES, BuiltinDeck  # noqa: E402
@@ -70,11 +74,13 @@ from vision.glyph_model import (  # noqa: E402
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "vision" / "data"
-CACHE = Path("/tmp/pontoon-glyph-cache.npz")
+CACHE = Path("/tmp/pontoon-glyph-cache-v5.npz")
 #: groups left out by --validate
 VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
               "hershey:6")
-HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX,
+#: Hershey fonts for the built-in renderer: all but COMPLEX (the held-out
+#: ``four_color`` style's font) and upright DUPLEX (the validation ``duplex`` style's)
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL,
            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC,
            cv2.FONT_HERSHEY_DUPLEX | cv2.FONT_ITALIC, cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC)
@@ -85,14 +91,17 @@ PRESETS = ("clean", "normal", "hard", "hard")
 #: this is an example of its label (blur and JPEG lower it; a mis-split pip
 #: stays far below)
 KEEP = 0.5
+#: share of camera frames whose face is first made to look photographed
+#: (``photo_face``: worn ink, paper texture, sheen, warm/cool light, lens blur)
+PHOTO = 0.6
 Face = tuple[np.ndarray, np.ndarray, str, str]  # face, alpha, rank label, suit label
 
 
 # --- sources -------------------------------------------------------------------------
 
 def gnome_sources() -> Iterator[tuple[str, list[Face], np.ndarray | None]]:
-    names = [n for fam in TUNING_FAMILIES for n in families().get(fam, [])]
-    for name in sorted(set(names) | {n for n in TUNING if not n.startswith("builtin")}):
+    names = [n for fam in TRAINING_FAMILIES for n in families().get(fam, [])]
+    for name in sorted(set(names) | {n for n in TRAINING if not n.startswith("builtin")}):
         deck = open_design(name)
         faces = []
         for code in CARD_CODES:
@@ -109,7 +118,7 @@ def _family(name: str) -> str:
 
 
 def builtin_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face], np.ndarray]]:
-    for style in ("classic", "modern", "duplex"):
+    for style in ("classic", "modern"):  # "duplex" is a validation design
         deck = BuiltinDeck(style)
         faces = [(deck.face(c), deck.mask(c), c[0], c[1]) for c in CARD_CODES]
         yield f"builtin:{style}", faces, deck.back()
@@ -174,6 +183,44 @@ def frame_of(face: np.ndarray | None, alpha: np.ndarray | None, rng: np.random.G
     return render_scene(scene, face, rng, alpha)
 
 
+def _smooth(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    """Noise in [0, 1] with about ``cells`` blobs across the shorter side."""
+    small = rng.random((cells * h // min(h, w) + 2, cells * w // min(h, w) + 2))
+    out = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(out, 0, 1)
+
+
+def photo_face(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A printed card as a photograph shows it, before the camera: worn or faded
+    ink in patches, paper texture, a sheen band washing out part of the face, a
+    warm or cool light cast, and slight lens blur.  The simulated camera adds
+    perspective, shadow, glare, noise, motion blur and JPEG on top."""
+    h, w = face.shape[:2]
+    img: np.ndarray = face.astype(np.float32)
+    if rng.random() < 0.6:  # worn printing: ink lighter where the card was handled
+        wear = float(rng.uniform(0.15, 0.55)) * _smooth(rng, h, w, int(rng.integers(2, 7)))
+        img = 255 - (255 - img) * (1 - wear)[..., None]
+        if rng.random() < 0.5:  # flecks of ink lost
+            flecks: np.ndarray = (rng.random((h, w)) < rng.uniform(0.002, 0.02)).astype(np.uint8)
+            flecks = cv2.dilate(flecks, np.ones((2, 2), np.uint8))
+            img = np.where(flecks[..., None] > 0, np.maximum(img, 200), img)
+    if rng.random() < 0.7:  # paper texture: fibres and uneven coating
+        tex = 1 + 0.05 * (rng.standard_normal((h, w)) * float(rng.uniform(0.2, 1)))
+        tex += 0.06 * (_smooth(rng, h, w, 12) - 0.5)
+        img = img * tex[..., None].astype(np.float32)
+    if rng.random() < 0.4:  # sheen: a soft band of reflected light
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = float(rng.uniform(0, np.pi))
+        d = (xx - rng.uniform(0, w)) * np.cos(ang) + (yy - rng.uniform(0, h)) * np.sin(ang)
+        band = np.exp(-0.5 * (d / (rng.uniform(0.05, 0.25) * w)) ** 2)
+        img = img + (255 - img) * (float(rng.uniform(0.2, 0.6)) * band)[..., None]
+    tint = float(rng.uniform(-0.15, 0.15))  # warm (> 0) or cool light
+    img = img * np.array([1 - tint, 1 - 0.2 * tint, 1 + 0.5 * tint], np.float32)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[IndexGlyphs]:
     """Glyph pairs the splitter would find in a card's body: pips, art, frame lines."""
     card = np.asarray(cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), np.uint8)
@@ -219,7 +266,8 @@ def collect(frames: int, seed: int) -> dict[str, np.ndarray]:
                 add("rank", g.rank_ink, rl, group)
                 add("suit", g.suit_ink, sl, group)
             for _ in range(frames):
-                img = frame_of(face, alpha, rng, PRESETS[int(rng.integers(0, len(PRESETS)))])
+                shown = photo_face(face, rng) if rng.random() < PHOTO else face
+                img = frame_of(shown, alpha, rng, PRESETS[int(rng.integers(0, len(PRESETS)))])
                 for g in card_glyphs(img):
                     r = max(float(c.rank @ g.rank) for c in clean)
                     s = max(float(c.suit @ g.suit) for c in clean)
@@ -408,6 +456,26 @@ def train_mlp(x: np.ndarray, y: np.ndarray, classes: str, *, hidden: int, epochs
                params["b1"], params["w2"], params["b2"])
 
 
+def merge(members: list[Mlp]) -> Mlp:
+    """An ensemble of perceptrons as one wider perceptron.
+
+    Averaging the members' logits is exactly one network whose hidden layer is
+    the members' hidden layers side by side and whose output weights are theirs
+    divided by the number of members - provided they standardise their input
+    alike, which they do (mean and scale are of the same training rows).  So the
+    ensemble needs no new model format and costs only the wider matrix product.
+    """
+    k = len(members)
+    first = members[0]
+    for m in members[1:]:
+        assert np.array_equal(m.mean, first.mean) and np.array_equal(m.scale, first.scale)
+    return Mlp(first.classes, first.mean, first.scale,
+               np.concatenate([m.w1 for m in members], axis=1),
+               np.concatenate([m.b1 for m in members]),
+               np.asarray(np.concatenate([m.w2 for m in members], axis=0) / k, np.float32),
+               np.mean(np.stack([m.b2 for m in members]), axis=0).astype(np.float32))
+
+
 def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
     """Held-out corners: accuracy, and answered / wrong per probability threshold."""
     p = mlp.probs(x)
@@ -431,9 +499,13 @@ def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=4, help="camera frames per face")
-    ap.add_argument("--copies", type=int, default=2, help="augmented copies per glyph")
-    ap.add_argument("--epochs", type=int, default=30)
+    # defaults: the shipped model (fifth pass); the fourth pass used 2 copies, 30 epochs
+    ap.add_argument("--copies", type=int, default=1, help="augmented copies per glyph")
+    ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--members", type=int, default=1,
+                    help="perceptrons averaged per task (one wider network, see merge; "
+                         "the shipped model has one; two: see docs/vision.md, fifth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
@@ -459,8 +531,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{task}: {len(y)} glyphs ({int(val.sum())} held out), "
               f"per class {dict(Counter(str(s) for s in labels))}")
         x, src = feature_matrix(packed[~val], rng, args.copies)
-        mlp = train_mlp(x, y[~val][src], classes, hidden=hidden, epochs=args.epochs,
-                        seed=args.seed)
+        # members differ in seed (initial weights, batch order, dropout masks)
+        mlp = merge([train_mlp(x, y[~val][src], classes, hidden=hidden, epochs=args.epochs,
+                               seed=args.seed + 100 * i) for i in range(args.members)])
         if args.validate:
             xv = np.stack([features(_unpack(a)) for a in packed[val]])
             report(mlp, xv, y[val], task)

@@ -66,12 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cards", type=int, default=52, help="cards per design")
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     margins = [4.0, 8.0, 12.0, 20.0, 30.0] if args.sweep else [FUSE_MARGIN]
     # (policies "fuse": a corner must have accepted the card; "any": the
     # shipped rule, ``FrameFusion.require_accept`` off)
+    if args.model is not None:
+        import vision.glyph_model as gm
+
+        gm._model = gm.load_glyph_model(args.model)
     generic = Recognizer()
+    # why the frames of cards that ended unsure (fused) answered nothing
+    why: Counter[tuple[str, str]] = Counter()
     tally: Counter[tuple[str, str, str]] = Counter()
     grabs: Counter[tuple[str, str]] = Counter()
     wrong: Counter[tuple[str, str, str, str]] = Counter()
@@ -98,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
                     grabs[(mode, policy)] += used
                     if what == "wrong":
                         wrong[(mode, policy, code, str(card))] += 1
+                    if what == "unsure" and policy == f"any {FUSE_MARGIN:g}":
+                        for r in readings:
+                            why[(mode, r.code or f"named {r.card}")] += 1
         print(f"{name}: done", flush=True)
     print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
     for mode in ("generic", "profile"):
@@ -110,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"  wrong {bad:3d} ({100 * bad / n:.2f} %)  unsure {100 * unsure / n:6.2f} %"
                   f"  frames read per card {grabs[(mode, policy)] / n:5.2f}")
     print("wrong:", dict(wrong))
+    for mode in ("generic", "profile"):
+        top = sorted(((n, c) for (m, c), n in why.items() if m == mode), reverse=True)
+        print(f"frames of unsure cards, {mode}: {[(c, n) for n, c in top[:12]]}")
     return 0
 
 

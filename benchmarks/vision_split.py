@@ -19,6 +19,18 @@ TUNING = (
     "anglo", "gnomangelo", "bellot", "paris", "neoclassical", "ornamental", "plastic",
     "tango", "orell", "berlin", "lattmann", "rheinland", "anglo_bitmap",
 )
+#: Validation designs (issue 18's three-way split): tuning designs the generic
+#: classifier is NOT trained on, read to choose the model and its thresholds.
+#: Whole families (tango, plastic) and the built-in ``duplex`` style, whose
+#: Hershey DUPLEX font is left out of training too.
+VALIDATION_FAMILIES = ("tango", "plastic")
+VALIDATION = ("builtin:duplex", "tango", "plastic")
+#: (``tango_nuevo``, of the tango family, prints rank and suit side by side and its
+#: big pip cuts the card outline: a layout the reader does not handle; not trained
+#: on, not measured)
+#: Training designs: the tuning designs minus the validation ones.
+TRAINING_FAMILIES = tuple(f for f in TUNING_FAMILIES if f not in VALIDATION_FAMILIES)
+TRAINING = tuple(n for n in TUNING if n not in VALIDATION)
 #: Held-out designs with standard indices (all or most cards).
 HELD_OUT = ("atlasnye", "anglo_modern", "anglo_poker", "dondorf", "simplistic", "tigullio",
             "guyenne-classic", "anglo_modern_4_color", "builtin:four_color")
