@@ -42,6 +42,8 @@ KEEP = 1.0
 TAIL = 2
 #: frames kept per pass at most (as ``vision.in_shoe.PASS_MAX_FRAMES``)
 MAX_FRAMES = 80
+#: why a CARD_OUT has no reading when no pass pairs with it (code ``no_pass``)
+NO_PASS = "no camera pass for this card-out"
 #: a gap this long between frames (a camera stall) ends the pass in progress (s)
 GAP = 0.25
 
