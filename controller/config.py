@@ -32,6 +32,7 @@ Example (every key; only ``seats`` and ``display.token`` are required)::
     source = 0                        # a camera index, a device path or a URL
     profile = "decks/bicycle.json"    # deck profile for the recognizer
     frames = 3                        # frames that must agree on a card
+    mount = "overhead"                # or "in_shoe": the camera under the shoe's window
 
     [display]
     host = "127.0.0.1"                # localhost unless set: "0.0.0.0" or the LAN address
@@ -93,11 +94,18 @@ class DevicesConfig:
     baudrate: int = 115200
 
 
+#: where the camera looks from (``camera.mount``)
+MOUNTS = ("overhead", "in_shoe")
+
+
 @dataclass(frozen=True)
 class CameraConfig:
     source: str | int = 0
     profile: str | None = None
     frames: int = 3
+    #: "overhead" (reads the card on the table after its CARD_OUT) or "in_shoe"
+    #: (reads the pass paired with the CARD_OUT, docs/hardware.md section 2.7)
+    mount: str = "overhead"
 
 
 @dataclass(frozen=True)
@@ -356,8 +364,11 @@ def _camera(camera: _Section) -> CameraConfig:
         source = raw.strip()
     profile = camera.optional_text("profile")
     frames = camera.integer("frames", 3, 1, 30)
+    mount = camera.text("mount", "overhead")
+    if mount not in MOUNTS:
+        raise camera.error("mount", f"must be one of {', '.join(MOUNTS)} (got {mount!r})")
     camera.finish()
-    return CameraConfig(source=source, profile=profile, frames=frames)
+    return CameraConfig(source=source, profile=profile, frames=frames, mount=mount)
 
 
 def _display(display: _Section) -> DisplayConfig:

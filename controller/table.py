@@ -25,6 +25,7 @@ from controller.snapshot import build_snapshot
 from controller.tablets import Tablets
 from firmware_bridge import host
 from firmware_bridge.wire import ADDRESS_DEALER, Button
+from vision.passes import NO_PASS
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,7 @@ class Table:
         max_grabs: int = 12,
         publisher: Publisher | None = None,
         clock: Callable[[], float] = time.monotonic,
+        passes: Any | None = None,
     ) -> None:
         self.core = core
         self.shoe = shoe
@@ -164,10 +166,15 @@ class Table:
         self.frames = frames
         self.max_grabs = max_grabs
         self.publisher = publisher or Publisher()
+        #: the in-shoe camera's passes (``vision.pass_capture.PassCapture``): each
+        #: card is read from the pass paired with its CARD_OUT by ``device_ms``
+        #: (docs/hardware.md section 2.7) instead of from frames grabbed after it
+        self.passes = passes
         self.changed = asyncio.Condition()
         self._tasks: list[asyncio.Task[Any]] = []
         self._pushers: dict[str, _Pusher] = {}
-        self._reads: asyncio.Queue[int] = asyncio.Queue()
+        #: card-outs to read: event number, and its time on the host's clock
+        self._reads: asyncio.Queue[tuple[int, float | None]] = asyncio.Queue()
         #: seconds from a card-out event's arrival to its snapshot, for the benchmark
         self.card_latencies: list[float] = []
         self._card_arrived: dict[int, float] = {}
@@ -332,7 +339,20 @@ class Table:
     def _card_out(self, name: str, event: host.CardOut) -> None:
         self._card_arrived[event.event_no] = time.perf_counter()
         self.feed(event)
-        self._reads.put_nowait(event.event_no)
+        self._reads.put_nowait((event.event_no, self._host_time(event)))
+
+    def _host_time(self, event: host.CardOut) -> float | None:
+        """The card-out's ``device_ms`` on the host's clock, from the shoe's
+        session (its PONGs); None when not known or when the event is of an
+        earlier boot of the shoe (its clock is not this session's)."""
+        session = getattr(self.shoe, "session", None)
+        if self.passes is None or session is None:
+            return None
+        cursor = getattr(session, "cursor", None)
+        if cursor is not None and event.boot_id and cursor.boot_id != event.boot_id:
+            return None
+        when: float | None = session.host_time(event.device_ms)
+        return when
 
     def _link_up(self, name: str, event: host.LinkUp) -> None:
         self.feed(LinkChanged(name, True, event.rebooted, event.events_lost))
@@ -362,8 +382,11 @@ class Table:
 
     async def _camera_worker(self) -> None:
         while True:
-            event_no = await self._reads.get()
-            card, detail, guesses = await self._read_card_guesses()
+            event_no, when = await self._reads.get()
+            if self.passes is not None:
+                card, detail, guesses = await asyncio.to_thread(self._read_pass, when)
+            else:
+                card, detail, guesses = await self._read_card_guesses()
             self.feed(CardRead(event_no, card, detail, guesses))
             arrived = self._card_arrived.pop(event_no, None)
             if arrived is not None:
@@ -378,6 +401,20 @@ class Table:
         if self.camera is None or self.recognizer is None:
             return None, "no camera", ()
         return await asyncio.to_thread(self._read_blocking)
+
+    def _read_pass(
+        self, when: float | None
+    ) -> tuple[str | None, str, tuple[tuple[str, float], ...]]:
+        """The in-shoe camera: the card from the pass paired with its CARD_OUT
+        (host time ``when``); none paired (the frames were lost, or the event
+        was resent long after, e.g. following a restart): the dealer confirms."""
+        assert self.passes is not None
+        found = self.passes.take(when)
+        read_pass = getattr(self.recognizer, "read_pass", None)
+        if found is None or read_pass is None:
+            return None, NO_PASS, ()
+        read = read_pass(found.frames)
+        return read.card, read.reason, read.guesses
 
     def _read_blocking(self) -> tuple[str | None, str, tuple[tuple[str, float], ...]]:
         """Grab and read frames, adding up their evidence, until it names a card

@@ -42,6 +42,9 @@ import cv2
 import numpy as np
 
 BOUNDARY = "pontoonframe"
+#: empty-window frames sent after a pass before its CARD_OUT (the card's 5 mm
+#: from the window to the exit beam, and the two empty frames that end a pass)
+AFTER_PASS_FRAMES = 2
 #: frames a viewer may wait for before the stream is taken as stalled
 _STALL_SECONDS = 5.0
 
@@ -74,6 +77,9 @@ class CameraStream:
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
         self._server.daemon_threads = True
         self._threads: list[threading.Thread] = []
+        #: called once the pass now playing has been sent, and TAIL frames after it
+        self._after_pass: list[Callable[[], None]] = []
+        self._tail = 0
 
     # -- addresses -------------------------------------------------------------------
     @property
@@ -123,6 +129,29 @@ class CameraStream:
         self.stop()
 
     # -- frames ----------------------------------------------------------------------
+    def after_pass(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` (from the sensor's thread) once the in-shoe camera's pass
+        now playing has been sent, and ``AFTER_PASS_FRAMES`` frames of the
+        empty window after it: the card has cleared the window and reached the
+        exit beam 5 mm on (docs/hardware.md section 2.7).  With nobody
+        watching, no frame is sent: ``fn`` runs at the next idle check."""
+        with self._cond:
+            self._after_pass.append(fn)
+            self._tail = 0
+
+    def _passes_sent(self, idle: bool) -> None:
+        with self._cond:
+            if not self._after_pass:
+                return
+            if not idle and getattr(self.camera, "pass_playing", False):
+                return
+            self._tail += 1
+            if not idle and self._tail <= AFTER_PASS_FRAMES:
+                return
+            waiting, self._after_pass, self._tail = self._after_pass, [], 0
+        for fn in waiting:
+            fn()
+
     def _encode(self, frame: np.ndarray[Any, Any] | None) -> bytes:
         if frame is None:
             # A dropped frame: a real camera sends nothing new; keep the stream's
@@ -142,6 +171,12 @@ class CameraStream:
                 while self._viewers == 0 and not self._stopping.is_set():
                     self._cond.wait(0.5)
                     next_at = time.monotonic()
+                    if self._viewers == 0 and self._after_pass:
+                        self._cond.release()
+                        try:
+                            self._passes_sent(idle=True)
+                        finally:
+                            self._cond.acquire()
             if self._stopping.is_set():
                 return
             jpeg = self._encode(self.camera.grab())
@@ -149,6 +184,7 @@ class CameraStream:
                 self._jpeg = jpeg
                 self._seq += 1
                 self._cond.notify_all()
+            self._passes_sent(idle=False)
             next_at += period
             delay = next_at - time.monotonic()
             if delay > 0:

@@ -62,12 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="human pace factor (realtime)")
     parser.add_argument("--camera", default="builtin",
                         help="deck design for the simulated camera ('none' for no camera)")
-    parser.add_argument("--camera-mode", choices=CAMERA_MODES, default="overhead",
-                        help="overhead: a card at rest on the table (default here: 'run' "
-                             "grabs a camera's newest frame); in_shoe: the camera under the "
-                             "shoe's window, a pass of frames per card (the in-process "
-                             "simulations' default; 'run' does not yet keep the frames of "
-                             "a pass, docs/hardware.md 2.7)")
+    parser.add_argument("--camera-mode", choices=CAMERA_MODES, default="in_shoe",
+                        help="in_shoe (default): the camera under the shoe's window, a pass "
+                             "of frames per card, sent just before the card's CARD_OUT "
+                             "('run' pairs them, docs/hardware.md 2.7); overhead: a card "
+                             "at rest on the table")
     parser.add_argument("--motor", action="store_true", help="the shoe has a dispensing motor")
     parser.add_argument("--no-dealer", action="store_true", help="no simulated dealer")
     parser.add_argument("--dealer-mistakes", default="",
@@ -125,6 +124,7 @@ def table_toml(
     panels: str,
     camera: str,
     profile: str | None,
+    mount: str = "overhead",
     rules: str,
     seed: int,
     display_port: int,
@@ -152,8 +152,8 @@ def table_toml(
               "", "[camera]", f"source = {_toml(camera)}"]
     if profile is not None:
         lines.append(f"profile = {_toml(profile)}")
-    lines += ["frames = 3", "", "[display]", 'host = "127.0.0.1"', f"port = {display_port}",
-              f"token = {_toml(token)}", ""]
+    lines += ["frames = 3", f"mount = {_toml(mount)}", "", "[display]", 'host = "127.0.0.1"',
+              f"port = {display_port}", f"token = {_toml(token)}", ""]
     return "\n".join(lines)
 
 
@@ -180,8 +180,8 @@ def _write_config(args: argparse.Namespace, rig: Any, camera_url: str) -> dict[s
     journal = args.journal or path.stem + ".journal.sqlite"
     text = table_toml(
         seats=dict(rig.seats), shoe=rig.shoe_url, panels=rig.bus_url, camera=camera_url,
-        profile=profile_file, rules=args.rules, seed=args.seed, display_port=port,
-        token=token, journal=journal,
+        profile=profile_file, mount=args.camera_mode, rules=args.rules, seed=args.seed,
+        display_port=port, token=token, journal=journal,
     )
     _write_atomically(path, text)
     return {"config": str(path), "display": f"http://127.0.0.1:{port}", "token": token}
@@ -262,6 +262,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"pontoon-table sim-hw: camera port {args.camera_port}: {exc.strerror}",
                       file=sys.stderr)
                 return 2
+            if args.camera_mode == "in_shoe" and hasattr(rig.shoe, "card_out_after"):
+                # the pass is sent before its CARD_OUT, as the real shoe's is
+                rig.shoe.card_out_after = stream.after_pass
             described["camera"] = stream.url
             described["camera_snapshot"] = stream.snapshot_url
             described["report"] = stream.base_url + "/report"

@@ -8,7 +8,8 @@ simulator's camera plugs in without vision knowing about it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -151,6 +152,9 @@ class LiveCaptureSource:
         self.retry = retry
         self.problem: str | None = "not opened yet"
         self.frames_read = 0
+        #: called in the reader thread with (time.monotonic() on arrival, frame)
+        #: for every frame (``vision.pass_capture``: the in-shoe camera's passes)
+        self.on_frame: Callable[[float, Image], None] | None = None
         self._cond = threading.Condition()
         self._frame: Image | None = None
         self._seq = 0
@@ -189,7 +193,10 @@ class LiveCaptureSource:
                     if not ok or frame is None:
                         self.problem = f"camera {self.source!r} stopped sending; reconnecting"
                         break
+                    arrived = time.monotonic()
                     image = to_bgr(frame)
+                    if self.on_frame is not None:
+                        self.on_frame(arrived, image)
                     with self._cond:
                         self._frame = image
                         self._seq += 1

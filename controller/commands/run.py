@@ -176,6 +176,10 @@ def _recognizer(config: TableConfig) -> Any:
     from vision.recognizer import Recognizer
 
     try:
+        if config.camera.mount == "in_shoe":
+            from vision.in_shoe import InShoeReader
+
+            return InShoeReader(config.camera.profile)
         return Recognizer(config.camera.profile)
     except ProfileError as exc:
         raise ValueError(str(exc)) from None
@@ -203,6 +207,20 @@ def _camera(config: TableConfig) -> Any:
     return camera
 
 
+def _passes(config: TableConfig, camera: Any) -> Any:
+    """The in-shoe camera's passes kept for pairing with CARD_OUTs
+    (``vision.pass_capture``); None for the overhead camera, or no camera."""
+    if config.camera.mount != "in_shoe" or camera is None:
+        return None
+    from vision.pass_capture import PassCapture
+
+    try:
+        return PassCapture(camera)
+    except ValueError as exc:
+        log.error("camera: %s; every card will need the dealer's confirmation", exc)
+        return None
+
+
 async def _serve(
     config: TableConfig, core: TableCore, camera: Any, recognizer: Any, qr: bool | None = None
 ) -> None:
@@ -220,7 +238,7 @@ async def _serve(
                           baudrate=config.devices.baudrate) as bus:
         journalled = JournalledShoe(shoe, core, resume)
         table = Table(core, shoe=journalled, bus=bus, camera=camera, recognizer=recognizer,
-                      frames=config.camera.frames)
+                      frames=config.camera.frames, passes=_passes(config, camera))
         async with table:
             install_state_dump(table)
             if config.backup.dir is not None:

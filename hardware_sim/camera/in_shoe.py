@@ -694,6 +694,11 @@ class InShoeCamera:
                             enumerate(self.renderer.timeline(self._plan)))
         self.passes += 1
 
+    @property
+    def playing(self) -> bool:
+        """A pass still has frames to come."""
+        return bool(self._queue) and self._plan is not None
+
     @staticmethod
     def check_fault(kind: str) -> None:
         """Refuse a fault this camera cannot show (a finger or a hand cannot get

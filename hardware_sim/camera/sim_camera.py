@@ -177,6 +177,12 @@ class SimCamera:
             self._shots[kind] = shot
         return shot
 
+    @property
+    def pass_playing(self) -> bool:
+        """The in-shoe camera still has frames of a card's pass to send (the
+        overhead camera never has)."""
+        return self._in_shoe is not None and self._in_shoe.playing
+
     def grab(self) -> Image | None:
         """The next frame (BGR uint8), or None if a ``drop`` fault is due."""
         with self._lock:

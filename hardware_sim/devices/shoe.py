@@ -103,6 +103,11 @@ class ShoeEmulator:
         self.on_card_out: list[Callable[[str], None]] = []
         #: called whenever gate or lamps change (the simulated dealer watches them)
         self.listeners: list[Callable[[], None]] = []
+        #: a streamed in-shoe camera (``sim-hw``): given the card-out, runs it once
+        #: the card's pass has been sent, so the pass ends just before CARD_OUT
+        #: (docs/hardware.md section 2.7); None: at once (the in-process tables
+        #: grab the pass after the CARD_OUT)
+        self.card_out_after: Callable[[Callable[[], None]], None] | None = None
         self.core = DeviceCore(self.identity, self.hardware, now=clock.now())
 
     # -- what the rig wires up -----------------------------------------------------------
@@ -142,15 +147,35 @@ class ShoeEmulator:
                 self.world.under_camera = outcome.card
                 if self.camera is not None:
                     self.camera.show(outcome.card)
-                self.core.emit_card_out(now)
-                if shoe.remaining() == 0:
-                    self.core.emit_shoe_empty(now)
                 # Faults strike before the event is on the wire (a blackout must
                 # already cover the frames the host grabs on hearing it).
                 for hook in list(self.on_card_out):
                     hook(outcome.card)
+                if self.card_out_after is not None:
+                    self.card_out_after(self._card_out_later)
+                    return outcome
+                self._card_out(now)
         self._flush()
         return outcome
+
+    def _card_out(self, now: float) -> None:
+        self.core.emit_card_out(now)
+        if self.world.shoe.remaining() == 0:
+            self.core.emit_shoe_empty(now)
+
+    def _card_out_later(self) -> None:
+        """The card's trailing edge clears the exit beam now (called from the
+        camera's thread once its pass was sent): CARD_OUT on the device's loop."""
+
+        def emit() -> None:
+            with self.world.lock:
+                self._card_out(self.clock.now())
+            self._flush()
+
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(emit)
+        else:
+            emit()
 
     def jam(self, jammed: bool = True) -> None:
         """The gate or the motor sticks (or is freed)."""

@@ -269,8 +269,13 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
     table.wait("the card pulled while down to be dealt",
                lambda v: len(dealt_in_journal(table.journal)) > len(journalled))
     late = dealt_in_journal(table.journal)[len(journalled)]
-    assert late["event_no"] == journalled[-1]["event_no"] + 1  # the shoe resent it
+    # the shoe resent it: the next event, or the one after the PACK_LOADED of
+    # the cards gathered back when the freeze caught a deal's first card
+    assert journalled[-1]["event_no"] < late["event_no"] <= journalled[-1]["event_no"] + 2
     assert str(Card.parse(late["card"])) == str(Card.parse(at_kill_report["under_camera"]))
+    # its pass is long gone (docs/hardware.md 2.7): no reading, the dealer confirmed it,
+    # and no newer pass was taken for it
+    assert late["source"] != "camera", late
 
     # A second kill at whatever moment it comes, then the game to its end.
     table.wait("another deal", lambda v: v["deal"]["number"] >= deal_at_kill + 1)
@@ -289,6 +294,12 @@ def test_run_survives_sigkill_mid_deal_and_loses_nothing(table: Table) -> None:
     # each shoe event became at most one card, in the shoe's order
     events = [c["event_no"] for c in dealt]
     assert events == sorted(events) and len(set(events)) == len(events)
+    # the in-shoe camera (sim-hw's default): cards read from the passes paired
+    # with their CARD_OUTs (76 of 80 in a run here; the rest: the resent cards and
+    # the reader's few unsure passes, confirmed by the dealer; a bound with room
+    # for frames late under load)
+    read = [c for c in dealt if c["source"] == "camera"]
+    assert 3 * len(read) >= 2 * len(dealt), Counter(c["source"] for c in dealt)
 
 
 # -- start-up checks that need no hardware ----------------------------------------------

@@ -299,8 +299,8 @@ def test_sim_hw_chooses_the_camera_mode() -> None:
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    assert parser.parse_args([]).camera_mode == "overhead"
-    assert parser.parse_args(["--camera-mode", "in_shoe"]).camera_mode == "in_shoe"
+    assert parser.parse_args([]).camera_mode == "in_shoe"
+    assert parser.parse_args(["--camera-mode", "overhead"]).camera_mode == "overhead"
     assert SimRig({"Ann": 1}).camera.mode == "in_shoe"
 
 

@@ -136,3 +136,33 @@ def test_which_sources_are_live() -> None:
     assert is_live(0) and is_live("1") and is_live("/dev/video0")
     assert is_live("http://10.0.0.5/stream.mjpg") and is_live("rtsp://cam/1")
     assert not is_live("recording.mp4") and not is_live("videos/deal-3.avi")
+
+
+def test_the_in_shoe_stream_sends_the_pass_before_the_card_out_and_run_pairs_it() -> None:
+    """sim-hw's in-shoe camera: the card-out waits until the stream has sent
+    the card's pass (``after_pass``), so the pass the host keeps
+    (``vision.pass_capture``, frames timed on arrival) ended just before it,
+    within docs/hardware.md 2.7's 100 ms, and is read as the card shown."""
+    import threading
+
+    from vision.in_shoe import InShoeReader
+    from vision.pass_capture import PassCapture
+
+    cam = SimCamera("builtin", seed=6, mode="in_shoe")
+    with CameraStream(cam, fps=120) as s:
+        source = open_camera(s.url)
+        capture = PassCapture(source)
+        try:
+            assert source.wait_connected(10)
+            out: list[float] = []
+            done = threading.Event()
+            cam.show("7D")
+            s.after_pass(lambda: (out.append(time.monotonic()), done.set()))
+            assert done.wait(10), "the pass was never sent"
+            assert not cam.pass_playing
+            found = capture.take(out[0], timeout=2.0)
+            assert found is not None, capture.tracker.passes
+            assert -0.010 <= out[0] - found.end <= 0.100
+            assert InShoeReader().read_pass(found.frames).card == "7D"
+        finally:
+            capture.release()

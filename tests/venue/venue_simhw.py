@@ -22,7 +22,10 @@ class SimHw:
         self.err = (folder / "sim-hw.err").open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "sim-hw", "--seats", "Ann,Ben",
-             "--clock", "fast", "--print-config", "table.toml", *extra],
+             "--clock", "fast", "--print-config", "table.toml",
+             # the overhead camera at 25 fps (the doctor's camera checks are about
+             # it; the in-shoe camera's pairing is tested by test_ctrl_run_e2e)
+             "--camera-mode", "overhead", *extra],
             cwd=folder, stdout=subprocess.PIPE, stderr=self.err, text=True,
             env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )
