@@ -26,7 +26,8 @@ from firmware_bridge.drivers import Shoe
 from firmware_bridge.host import LinkUp
 from firmware_bridge.wire import Frame, FrameDecoder, Light, MsgType
 
-pytestmark = pytest.mark.timeout(60)
+#: timing: a 20 ms bound on real time, run alone (tests/conftest.py, docs/testing.md)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.timing]
 
 #: docs/protocol.md 5.1: the most an ack waits for a frame to carry it
 PROMISED_DELAY = 0.020

@@ -358,6 +358,7 @@ def test_a_jammed_gate_answers_jammed_once_reported_and_clears_when_freed(tmp_pa
         run(main(dev))
 
 
+@pytest.mark.timing  # fail-safe within 5 s of silence, on real time: run alone (docs/testing.md)
 def test_silence_puts_the_firmware_in_fail_safe(fw: MicroPythonDevice) -> None:
     """Section 9: 2 s without a frame: gate locked, OFFLINE shown, no session."""
 

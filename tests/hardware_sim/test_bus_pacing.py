@@ -17,10 +17,15 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from firmware_bridge.drivers import PanelBus
 from firmware_bridge.host import ButtonPressed, LinkUp
 from firmware_bridge.wire import Button, Light, button_light
 from hardware_sim.rig import SimRig
+
+#: timing: poll intervals on real time, run alone (tests/conftest.py, docs/testing.md)
+pytestmark = pytest.mark.timing
 
 CYCLE = 0.25  # slow enough that "at once" and "next cycle" are far apart
 

@@ -82,6 +82,7 @@ def test_wrong_seat_mistakes_are_recorded_in_the_world() -> None:
     assert world.shoe.remaining() == before + 2 and world.on_table == []
 
 
+@pytest.mark.timing  # 0.3 s of real time held to under 1.5 s: run alone (docs/testing.md)
 def test_clock_modes() -> None:
     fast = Clock.fast()
     assert fast.is_fast and fast.human(3.0) == 0.0
