@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -76,11 +77,16 @@ def micropython_module(install: bool = True) -> Path:
             "npm is missing: install Node.js (Debian: apt-get install nodejs npm)"
         )
     cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--prefix", str(cache),
-         f"{MICROPYTHON_PACKAGE}@{MICROPYTHON_VERSION}"],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+    # One installer at a time: parallel test workers (pytest-xdist) may all
+    # find it missing; the first installs, the others wait and find it there.
+    with open(cache / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not module.exists():
+            subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--prefix", str(cache),
+                 f"{MICROPYTHON_PACKAGE}@{MICROPYTHON_VERSION}"],
+                check=True, capture_output=True, timeout=300,
+            )  # fmt: skip
     if not module.exists():
         raise FirmwareRunnerError(f"npm installed {MICROPYTHON_PACKAGE} but {module} is missing")
     return module
