@@ -16,12 +16,25 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 PY=${PYTHON:-$ROOT/.venv/bin/python}
 JOBS=${MUTATION_JOBS:-2}
+NICE=${MUTATION_NICE:-10}
 FAST='not slow and not browser'
 
-# label | files to mutate (globs, space separated) | tests (pytest arguments)
+# label | files to mutate (globs, space separated) | tests (pytest arguments) | marker expression
+# (the fourth field is optional: the fast tests by default)
 # test_fb_serial.py (and tests/hardware_sim) are left out: they run real serial ports against the wall
 # clock, and one flake while mutmut maps tests to code aborts the whole run
 NO_SERIAL=--ignore=tests/firmware_bridge/test_fb_serial.py
+# The rules package in batches of modules, each run on its own (about 3150 mutants
+# in all); money and legality first.  Their tests: tests/rules, slow ones included,
+# with the property tests cut to a few fixed examples by scripts/mutation_pytest.py
+# (MUTATION_EXAMPLES, MUTATION_GAMES), tests/rules/test_scenario_files.py playing
+# every scenario in-process (tests/test_scenarios.py runs them through a `replay`
+# subprocess, which mutmut cannot map to the code it reaches), and the controller's
+# journal and replay tests for the actions' JSON.  mutmut runs, for each mutant,
+# only the selected tests that reach the mutated function, fastest first.
+RULES_TESTS=tests/rules
+# legal_actions-vs-apply (a few seconds per example) only where legality is mutated
+NO_LEGAL=-k=not%legal_actions_are_exactly
 MODULES=(
     "link|firmware_bridge/link.py|tests/firmware_bridge $NO_SERIAL"
     "device|firmware_bridge/device.py|tests/firmware_bridge $NO_SERIAL"
@@ -29,17 +42,19 @@ MODULES=(
     "host|firmware_bridge/host.py|tests/firmware_bridge $NO_SERIAL"
     "views|dealer_display/views.py|tests/dealer_display"
     "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_ctrl_core.py"
-    # the whole package, so it still works once game.py is split into modules;
-    # test_properties.py's one fast test draws its game from Hypothesis, which
-    # mutmut's instrumentation makes look flaky (the slow ones are left out anyway)
-    "rules|controller/rules/*.py|tests/rules --ignore=tests/rules/test_properties.py tests/test_scenarios.py"
+    "rules-money|controller/rules/settle.py controller/rules/outcomes.py controller/rules/money.py controller/rules/results.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-legality|controller/rules/legality.py controller/rules/decide.py controller/rules/pending.py|$RULES_TESTS|not browser"
+    "rules-play|controller/rules/play.py controller/rules/flow.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-hands|controller/rules/hands.py controller/rules/cards.py controller/rules/pack.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-state|controller/rules/state.py controller/rules/game.py controller/rules/views.py controller/rules/__init__.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-actions|controller/rules/actions.py controller/rules/ruleset.py|$RULES_TESTS $NO_LEGAL tests/controller/test_ctrl_journal.py|not browser"
 )
 
 wanted=("$@")
 summary=()
 
 run_one() {
-    local label=$1 files=$2 tests=$3
+    local label=$1 files=$2 tests=$3 marks=${4:-$FAST}
     local work=$ROOT/build/mutation/$label
     local pkg=${files%%/*}
     rm -rf "$work"
@@ -50,7 +65,9 @@ run_one() {
     local existing=()
     for t in $tests; do
         # pytest options pass as they are; test paths only if they exist
-        if [[ $t == -* ]] || [ -e "$work/$t" ]; then existing+=("$t"); fi
+        # (a % in an option stands for a space: -k=not%x)
+        if [[ $t == -* ]]; then existing+=("${t//%/ }"); fi
+        if [[ $t != -* ]] && [ -e "$work/$t" ]; then existing+=("$t"); fi
     done
     {
         echo "[mutmut]"
@@ -73,7 +90,10 @@ run_one() {
         for t in "${existing[@]}"; do echo "    $t"; done
         echo "pytest_add_cli_args ="
         echo "    -m"
-        echo "    $FAST"
+        echo "    $marks"
+        # small, fixed property tests (see scripts/mutation_pytest.py)
+        echo "    -p"
+        echo "    mutation_pytest"
         echo "    -p"
         echo "    no:cacheprovider"
         echo "    -q"
@@ -86,8 +106,9 @@ run_one() {
         # tests that start a subprocess import the copy too; the folder must exist
         # before Python starts, or its import cache marks it as empty for good
         mkdir -p "$work/mutants"
-        export PYTHONPATH=$work/mutants
-        nice -n 10 "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
+        export PYTHONPATH=$work/mutants:$work/scripts
+        export MUTATION_EXAMPLES=${MUTATION_EXAMPLES:-3} MUTATION_GAMES=${MUTATION_GAMES:-10}
+        nice -n "$NICE" "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
         "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
         "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
     )
@@ -116,11 +137,13 @@ EOF
 }
 
 for m in "${MODULES[@]}"; do
-    IFS='|' read -r label files tests <<<"$m"
-    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]]; then
+    IFS='|' read -r label files tests marks <<<"$m"
+    # "rules" names every rules-* batch
+    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]] \
+        && [[ ! " ${wanted[*]} " == *" ${label%%-*} "* ]]; then
         continue
     fi
-    run_one "$label" "$files" "$tests"
+    run_one "$label" "$files" "$tests" "$marks"
 done
 
 echo
