@@ -1,0 +1,139 @@
+"""Settled and voided deals worked out by hand from RULES.md (house, shoot and
+ponton), for the points the mutation run (docs/testing.md) found no test
+pinning: the outcome of each hand by number and standing, a voided deal's
+kitty, numbering and shuffle, and a negative half amount in a refusal.
+
+Every expected value is derived in the comment beside it from the rule book,
+never printed by the engine and pasted back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from controller.rules import (
+    PRESETS,
+    Action,
+    BankDecide,
+    BankNeed,
+    BetweenDeals,
+    Card,
+    CardNeed,
+    DealCard,
+    Decide,
+    GameState,
+    PlaceShoot,
+    PlaceStake,
+    PutKitty,
+    StackTop,
+    StartDeal,
+    VoidDeal,
+    apply,
+    new_game,
+    pending,
+)
+from controller.scenario import ScenarioError, load_scenario, run_scenario
+
+
+def _stack(state: GameState, cards: str) -> None:
+    apply(state, StackTop(tuple(Card.parse(c) for c in cards.split())))
+
+
+def _play(state: GameState, script: Iterator[Action], *, until: type = BetweenDeals) -> None:
+    """Cards from the top of the pack, the bank stays, the script for the rest."""
+    for _ in range(60):
+        need = pending(state)
+        if isinstance(need, until):
+            return
+        if isinstance(need, CardNeed):
+            apply(state, DealCard(state.pack.peek()))
+        elif isinstance(need, BankNeed):
+            apply(state, BankDecide("stay"))
+        else:
+            apply(state, next(script))
+    raise AssertionError("the deal did not end")  # pragma: no cover
+
+
+def test_each_hand_is_told_by_its_number_and_its_standing() -> None:
+    """house, Dan banks; first cards Ann AS, Bob 8C, Dan TH, second cards Ann
+    KD, Bob 8D, Dan 7H.  Ann: AS KD, a pontoon, stands (§2.5) and beats the
+    bank's 17: paid 2:1 on stake 2, +4.  Bob splits his eights (§2.5): hand 1
+    8C 9C = 17, hand 2 8D TC = 18, both stick.  The bank stays on 17: hand 1
+    ties and a tie is the banker's (-2), hand 2 is higher (+2).  Nobody
+    insured (no such bet in house): insurance 0 on every hand."""
+    state = new_game(PRESETS["house"], ["Ann", "Bob", "Dan"], banker="Dan", seed=5)
+    _stack(state, "AS 8C TH KD 8D 7H 9C TC")
+    apply(state, StartDeal())
+    script = [PlaceStake("Ann", 2), PlaceStake("Bob", 2), Decide("Bob", "split")]
+    _play(state, iter(script + [Decide("Bob", "stick")] * 2))
+    told = [
+        (o.player, o.hand, o.kind, o.total, o.multiple, o.why, o.insurance, o.insurance_net, o.net)
+        for o in state.outcomes()
+    ]
+    assert told == [
+        ("Ann", 1, "pontoon", 21, Fraction(2), "higher", 0, 0, 4),
+        ("Bob", 1, "total", 17, Fraction(-1), "tie", 0, 0, -2),
+        ("Bob", 2, "total", 18, Fraction(1), "higher", 0, 0, 2),
+    ]
+
+
+def test_a_void_deal_gives_the_kitty_back_shuffles_and_is_played_again() -> None:
+    """shoot, Dan banks with a kitty of 10.  Deal 1: first cards Ann TC, Bob
+    8C, Dan 9H; Ann and Bob stake 2, Ann shoots 2 and Bob nothing;
+    second cards Ann 6C (16), Bob 9D (17), Dan TH (19).  Ann twists 9C: 25,
+    bust, so her shoot bet goes into the kitty at once (§4): 12.  Bob sticks.
+    The deal is voided at the bank's turn: "every stake and payment of that
+    deal is undone, the cards are shuffled, and the deal is played again"
+    (§2, item 8): the kitty is 10 again, the pack has all 52 cards and its 45
+    undealt cards are no longer in their old order (a shuffle, not the used
+    cards put under), and the next deal is number 2 (every deal is numbered;
+    a void one only does not count toward the eight).  A second void, of
+    deal 2, makes the next deal number 3."""
+    state = new_game(PRESETS["shoot"], ["Ann", "Bob", "Dan"], banker="Dan", seed=5)
+    apply(state, PutKitty(10))
+    _stack(state, "TC 8C 9H 6C 9D TH 9C")
+    before = state.pack.cards()
+    apply(state, StartDeal())
+    script = [PlaceStake("Ann", 2), PlaceStake("Bob", 2), PlaceShoot("Ann", 2)]
+    script += [PlaceShoot("Bob", 0), Decide("Ann", "twist"), Decide("Bob", "stick")]
+    _play(state, iter(script), until=BankNeed)
+    assert state.kitty == 2 * 12  # half units: the shoot bet of 2 is in the kitty
+    apply(state, VoidDeal())
+    assert state.kitty == 2 * 10
+    after = state.pack.cards()
+    assert sorted(after) == sorted(before) and len(after) == 52
+    assert after[:45] != before[7:]  # the undealt cards were shuffled, not left in order
+    need = pending(state)
+    assert isinstance(need, BetweenDeals) and need.next_deal == 2
+    apply(state, StartDeal())
+    apply(state, VoidDeal())
+    need = pending(state)
+    assert isinstance(need, BetweenDeals) and need.next_deal == 3
+
+
+def test_a_negative_half_amount_is_quoted_with_its_sign() -> None:
+    """ponton, Ann stakes 3 against the dealer's ace: insurance is exactly
+    half the stake, 1.5 (§6).  An insurance of -1.5 is refused, and the
+    refusal quotes the amount as given, sign included: "-1.5"."""
+    scenario = {
+        "rules": "ponton",
+        "seed": 1,
+        "players": ["Ann"],
+        "deals": [
+            {
+                "top": ["KC", "AC", "6D", "TS", "5H", "9C"],
+                "stakes": {"Ann": 3},
+                "actions": {"Ann": ["insurance -1.5", "twist"]},
+            }
+        ],
+    }
+    try:
+        run_scenario(load_scenario(scenario))
+    except ScenarioError as refusal:
+        assert str(refusal) == (
+            "deal 1, Ann, hand 1, decision 'insurance -1.5': "
+            "cannot insurance -1.5: the amount must be exactly 1.5"
+        )
+    else:  # pragma: no cover
+        raise AssertionError("a negative insurance was accepted")
