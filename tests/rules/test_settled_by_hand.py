@@ -33,6 +33,7 @@ from controller.rules import (
     new_game,
     pending,
 )
+from controller.rules.money import units
 from controller.scenario import ScenarioError, load_scenario, run_scenario
 
 
@@ -137,3 +138,37 @@ def test_a_negative_half_amount_is_quoted_with_its_sign() -> None:
         )
     else:  # pragma: no cover
         raise AssertionError("a negative insurance was accepted")
+
+
+def test_insurance_belongs_to_the_first_hand_of_a_split_seat() -> None:
+    """ponton, Ann stakes 10 on 8C 8D against the dealer's AC, insures for
+    half the stake, 5 (§6), then splits.  Hand 1 8C TC = 18, hand 2 8D 9C =
+    17, both stick; the dealer's second card is 9H: AC 9H = 20, no pontoon,
+    so the insurance is lost (-5) and both hands are lower (-10 each).  The
+    insurance is told on hand 1 only (docs/rules.md: hand 1's net carries
+    it): hand 1 insurance 5, insurance net -5, net -15; hand 2 insurance 0,
+    insurance net 0, net -10."""
+    state = new_game(PRESETS["ponton"], ["Ann"], seed=5)
+    _stack(state, "8C AC 8D TC 9C 9H")
+    apply(state, StartDeal())
+    script = [PlaceStake("Ann", 10), Decide("Ann", "insurance", 5), Decide("Ann", "split")]
+    _play(state, iter(script + [Decide("Ann", "stick")] * 2))
+    told = [(o.hand, o.total, o.why, o.insurance, o.insurance_net, o.net) for o in state.outcomes()]
+    assert told == [(1, 18, "lower", 5, -5, -15), (2, 17, "lower", 0, 0, -10)]
+
+
+def test_half_units_read_back_as_table_units_at_any_size() -> None:
+    """docs/rules.md: money is kept in half units and read back in table
+    units, an ``int`` when whole.  By hand: 0 -> 0, 1 -> 1/2, -3 -> -3/2, and
+    past the usual amounts 4096 -> 2048, 4097 -> 4097/2, 4098 -> 2049."""
+    for half, expected in [
+        (0, 0),
+        (1, Fraction(1, 2)),
+        (-3, Fraction(-3, 2)),
+        (-4, -2),
+        (4096, 2048),
+        (4097, Fraction(4097, 2)),
+        (4098, 2049),
+    ]:
+        got = units(half)
+        assert got == expected and type(got) is type(expected), (half, got)
