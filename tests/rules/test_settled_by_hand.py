@@ -90,7 +90,8 @@ def test_a_void_deal_gives_the_kitty_back_shuffles_and_is_played_again() -> None
     undealt cards are no longer in their old order (a shuffle, not the used
     cards put under), and the next deal is number 2 (every deal is numbered;
     a void one only does not count toward the eight).  A second void, of
-    deal 2, makes the next deal number 3."""
+    deal 2, makes the next deal number 3.  The state's JSON round trip stays
+    exact after a void, as after any action (docs/rules.md)."""
     state = new_game(PRESETS["shoot"], ["Ann", "Bob", "Dan"], banker="Dan", seed=5)
     apply(state, PutKitty(10))
     _stack(state, "TC 8C 9H 6C 9D TH 9C")
@@ -105,6 +106,8 @@ def test_a_void_deal_gives_the_kitty_back_shuffles_and_is_played_again() -> None
     after = state.pack.cards()
     assert sorted(after) == sorted(before) and len(after) == 52
     assert after[:45] != before[7:]  # the undealt cards were shuffled, not left in order
+    # and the state after a void saves and loads exactly, as after any action
+    assert GameState.from_json(state.to_json()) == state
     need = pending(state)
     assert isinstance(need, BetweenDeals) and need.next_deal == 2
     apply(state, StartDeal())
