@@ -5,7 +5,9 @@
 #
 #   scripts/mutation.sh                  every module, firmware_bridge first
 #   scripts/mutation.sh wire journal     only these (labels below)
-#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2)
+#   scripts/mutation.sh rules            every batch of the rules package
+#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2); MUTATION_NICE=19 idle priority
+#   scripts/mutation.sh --per-module build/mutation/rules-money/all.txt   scores per module
 #
 # Each module runs in its own copy of the work tree under build/mutation/<label>
 # (mutmut writes its mutants/ folder and results there), so nothing in the
@@ -111,6 +113,7 @@ run_one() {
         nice -n "$NICE" "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
         "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
         "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
+        "$PY" -m mutmut results --all true >"$work/all.txt" 2>&1 || true
     )
     local line
     line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$(( $(date +%s) - start ))" <<'EOF'
@@ -134,7 +137,41 @@ EOF
     )
     echo "$line"
     summary+=("$line")
+    # a batch of several files: the score of each module too
+    if [ "$(wc -w <<<"$files")" -gt 1 ]; then
+        while IFS= read -r line; do
+            echo "$line"
+            summary+=("$line")
+        done < <(per_module "$work/all.txt")
+    fi
 }
+
+# "  controller.rules.settle.x_bust__mutmut_3: killed" lines -> a score per module
+# (also by hand: scripts/mutation.sh --per-module build/mutation/rules-money/all.txt)
+per_module() {
+    "$PY" - "$1" <<'EOF'
+import collections, re, sys
+counts = collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"\s*([\w.]+)\.x\S*__mutmut_\d+: (.+)$", line)
+    if m:
+        counts[m.group(1)][m.group(2).strip()] += 1
+for module, c in sorted(counts.items()):
+    killed = c["killed"] + c["timeout"]
+    tested = sum(c.values()) - c["skipped"] - c["not checked"]
+    score = 100 * killed / tested if tested else 0.0
+    unchecked = f", not checked {c['not checked']}" if c["not checked"] else ""
+    print(
+        f"  {module:32} {score:5.1f} % killed  ({killed} of {tested}; survived {c['survived']},"
+        f" no tests {c['no tests']}{unchecked})"
+    )
+EOF
+}
+
+if [ "${1:-}" = --per-module ]; then
+    per_module "$2"
+    exit 0
+fi
 
 for m in "${MODULES[@]}"; do
     IFS='|' read -r label files tests marks <<<"$m"
