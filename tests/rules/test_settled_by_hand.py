@@ -30,6 +30,7 @@ from controller.rules import (
     StartDeal,
     VoidDeal,
     apply,
+    load_ruleset,
     new_game,
     pending,
 )
@@ -175,3 +176,25 @@ def test_half_units_read_back_as_table_units_at_any_size() -> None:
     ]:
         got = units(half)
         assert got == expected and type(got) is type(expected), (half, got)
+
+
+def test_two_five_card_tricks_tie_and_the_tie_rule_decides() -> None:
+    """casino (the dealer's five-card trick "by ranking", §7): Ann 2C 3C,
+    twists 2D 3D 4C: a five-card trick of 14, standing by itself.  The
+    dealer's 2H 3H draws 2S 3S 4H to 14 and stops at five cards (§5): a
+    five-card trick too.  Same rank, so a tie: with ``ties: push`` the stake
+    10 is returned (multiple 0, "push"); by the preset's own rule ties go to
+    the dealer (-10, "tie")."""
+    for options, multiple, why, net in [({"ties": "push"}, 0, "push", 0), ({}, -1, "tie", -10)]:
+        state = new_game(load_ruleset("casino", options), ["Ann"], seed=5)
+        _stack(state, "2C 2H 3C 3H 2D 3D 4C 2S 3S 4H")
+        apply(state, StartDeal())
+        _play(state, iter([PlaceStake("Ann", 10)] + [Decide("Ann", "twist")] * 3))
+        (told,) = state.outcomes()
+        assert (told.kind, told.total, told.multiple, told.why, told.net) == (
+            "five_card",
+            14,
+            Fraction(multiple),
+            why,
+            net,
+        ), options
