@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
+import pytest
+
 from controller.rules import (
     PRESETS,
     Action,
@@ -23,6 +25,8 @@ from controller.rules import (
     DealCard,
     Decide,
     GameState,
+    IllegalAction,
+    KittyNeed,
     PlaceShoot,
     PlaceStake,
     PutKitty,
@@ -198,3 +202,24 @@ def test_two_five_card_tricks_tie_and_the_tie_rule_decides() -> None:
             why,
             net,
         ), options
+
+
+def test_a_kitty_emptied_by_a_winning_shoot_bet_must_be_put_up_again() -> None:
+    """shoot, Dan banks with a kitty of 2 (the least stake is 1).  Ann TC,
+    Dan 9H; Ann stakes 2 and shoots 2, the whole kitty; second cards Ann 9C
+    (19), Dan 8H (17).  Ann sticks, Dan stays: 19 beats 17, so her shoot bet
+    is paid 1:1 from the kitty (§4), which is now empty.  "When the kitty is
+    empty the banker must put up a new kitty or sell the bank" (§4): before
+    deal 2 the table waits for Dan's kitty, and a deal cannot start."""
+    state = new_game(PRESETS["shoot"], ["Ann", "Dan"], banker="Dan", seed=5)
+    apply(state, PutKitty(2))
+    _stack(state, "TC 9H 9C 8H")
+    apply(state, StartDeal())
+    script = iter([PlaceStake("Ann", 2), PlaceShoot("Ann", 2), Decide("Ann", "stick")])
+    _play(state, script, until=KittyNeed)
+    # half units: Ann wins her stake 2 and her shoot bet 2, +4; Dan -4
+    assert state.kitty == 0 and state.balances == {"Ann": 2 * 4, "Dan": -2 * 4}
+    need = pending(state)
+    assert isinstance(need, KittyNeed) and need.banker == "Dan"
+    with pytest.raises(IllegalAction):
+        apply(state, StartDeal())
