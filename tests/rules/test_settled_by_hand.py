@@ -31,6 +31,7 @@ from controller.rules import (
     PlaceStake,
     PutKitty,
     StackTop,
+    StakeNeed,
     StartDeal,
     VoidDeal,
     apply,
@@ -38,7 +39,7 @@ from controller.rules import (
     new_game,
     pending,
 )
-from controller.rules.money import units
+from controller.rules.money import out, units
 from controller.scenario import ScenarioError, load_scenario, run_scenario
 
 
@@ -223,3 +224,34 @@ def test_a_kitty_emptied_by_a_winning_shoot_bet_must_be_put_up_again() -> None:
     assert isinstance(need, KittyNeed) and need.banker == "Dan"
     with pytest.raises(IllegalAction):
         apply(state, StartDeal())
+
+
+def test_a_stake_that_is_not_a_whole_number_is_refused_in_plain_words() -> None:
+    """house, Ann's stake is asked for (1 to 5 whole units, §2).  Each of
+    these is refused, naming Ann and saying why, and changes nothing: no
+    amount, a word, ``True`` (a yes/no is not a number), 5/4 (not even a half
+    unit) and 5/2 (a half unit where only whole units are staked)."""
+    state = new_game(PRESETS["house"], ["Ann", "Dan"], banker="Dan", seed=5)
+    apply(state, StartDeal())
+    _play(state, iter([]), until=StakeNeed)
+    saved = state.to_json()
+    for amount, words in [
+        (None, "must give a number for the stake"),
+        ("5", "must give a number for the stake"),
+        (True, "must give a number for the stake"),
+        (Fraction(5, 4), "cannot use 5/4 for the stake"),
+        (Fraction(5, 2), "the stake must be whole units"),
+    ]:
+        with pytest.raises(IllegalAction) as refusal:
+            apply(state, PlaceStake("Ann", amount))  # type: ignore[arg-type]
+        assert str(refusal.value) == f"Ann {words}" and refusal.value.player == "Ann"
+        assert state.to_json() == saved
+
+
+def test_amounts_in_json_are_whole_numbers_when_whole() -> None:
+    """docs/rules.md: output shows 7.5 for a half, and a whole amount as a
+    whole number (7, not 7.0).  By hand, from half units: 14 -> 7, 15 ->
+    7.5, -4 -> -2, -3 -> -1.5, 0 -> 0."""
+    for half, expected in [(14, 7), (15, 7.5), (-4, -2), (-3, -1.5), (0, 0)]:
+        got = out(half)
+        assert got == expected and type(got) is type(expected), (half, got)
