@@ -5,8 +5,8 @@ mutmut runs each test many times (once to map tests to the code they reach,
 then once per mutant that test reaches).  A Hypothesis test that draws new
 examples each time is slow there and, when a mutant changes how much data a
 game draws, reported as flaky; derandomised with no example database it is
-the same few games every time.  ``MUTATION_EXAMPLES`` (default 5) caps the
-examples per test, ``MUTATION_GAMES`` (default 20) the fixed-seed games of
+the same few games every time.  ``MUTATION_EXAMPLES`` (default 3) caps the
+examples per test, ``MUTATION_GAMES`` (default 10) the fixed-seed games of
 ``tests/rules/test_differential.py``.  Loaded with ``-p mutation_pytest``
 (the script puts ``scripts/`` on ``PYTHONPATH``); never used by the suite.
 """
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-EXAMPLES = int(os.environ.get("MUTATION_EXAMPLES", "5"))
-GAMES = int(os.environ.get("MUTATION_GAMES", "20"))
+EXAMPLES = int(os.environ.get("MUTATION_EXAMPLES", "3"))
+GAMES = int(os.environ.get("MUTATION_GAMES", "10"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
