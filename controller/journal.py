@@ -276,11 +276,13 @@ class Journal:
     def verify(self) -> None:
         """Walk the chain; raise JournalBroken naming the last consistent row."""
         prev, expected, last_good = GENESIS, 1, 0
-        cursor = self._db.execute(
-            "SELECT seq, game, kind, body, meta, at, hash FROM rows ORDER BY seq"
-        )
+        cursor: sqlite3.Cursor | None = None
         self._walked = 0
         try:
+            # inside the try: executing already reads the first row, which may be the damaged one
+            cursor = self._db.execute(
+                "SELECT seq, game, kind, body, meta, at, hash FROM rows ORDER BY seq"
+            )
             self._walk(cursor, prev, expected, last_good)
         except sqlite3.DatabaseError as exc:
             # a damaged page: SQLite itself cannot read on; say so, never a traceback
@@ -290,7 +292,8 @@ class Journal:
                 last_good=self._walked,
             ) from exc
         finally:
-            cursor.close()  # a live statement would keep a closed connection's file open
+            if cursor is not None:
+                cursor.close()  # a live statement would keep a closed connection's file open
 
     def _walk(self, cursor: sqlite3.Cursor, prev: str, expected: int, last_good: int) -> None:
         for seq, game, kind, body, meta, at, digest in cursor:

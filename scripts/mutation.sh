@@ -5,7 +5,9 @@
 #
 #   scripts/mutation.sh                  every module, firmware_bridge first
 #   scripts/mutation.sh wire journal     only these (labels below)
-#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2)
+#   scripts/mutation.sh rules            every batch of the rules package
+#   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2); MUTATION_NICE=19 idle priority
+#   scripts/mutation.sh --per-module build/mutation/rules-money/all.txt   scores per module
 #
 # Each module runs in its own copy of the work tree under build/mutation/<label>
 # (mutmut writes its mutants/ folder and results there), so nothing in the
@@ -16,30 +18,45 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 PY=${PYTHON:-$ROOT/.venv/bin/python}
 JOBS=${MUTATION_JOBS:-2}
+NICE=${MUTATION_NICE:-10}
 FAST='not slow and not browser'
 
-# label | files to mutate (globs, space separated) | tests (pytest arguments)
+# label | files to mutate (globs, space separated) | tests (pytest arguments) | marker expression
+# (the fourth field is optional: the fast tests by default)
 # test_fb_serial.py (and tests/hardware_sim) are left out: they run real serial ports against the wall
 # clock, and one flake while mutmut maps tests to code aborts the whole run
 NO_SERIAL=--ignore=tests/firmware_bridge/test_fb_serial.py
+# The rules package in batches of modules, each run on its own (about 3150 mutants
+# in all); money and legality first.  Their tests: tests/rules, slow ones included,
+# with the property tests cut to a few fixed examples by scripts/mutation_pytest.py
+# (MUTATION_EXAMPLES, MUTATION_GAMES), tests/rules/test_scenario_files.py playing
+# every scenario in-process (tests/test_scenarios.py runs them through a `replay`
+# subprocess, which mutmut cannot map to the code it reaches), and the controller's
+# journal and replay tests for the actions' JSON.  mutmut runs, for each mutant,
+# only the selected tests that reach the mutated function, fastest first.
+RULES_TESTS=tests/rules
+# legal_actions-vs-apply (a few seconds per example) only where legality is mutated
+NO_LEGAL=-k=not%legal_actions_are_exactly
 MODULES=(
     "link|firmware_bridge/link.py|tests/firmware_bridge $NO_SERIAL"
     "device|firmware_bridge/device.py|tests/firmware_bridge $NO_SERIAL"
     "wire|firmware_bridge/wire.py|tests/firmware_bridge $NO_SERIAL"
     "host|firmware_bridge/host.py|tests/firmware_bridge $NO_SERIAL"
     "views|dealer_display/views.py|tests/dealer_display"
-    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_ctrl_core.py"
-    # the whole package, so it still works once game.py is split into modules;
-    # test_properties.py's one fast test draws its game from Hypothesis, which
-    # mutmut's instrumentation makes look flaky (the slow ones are left out anyway)
-    "rules|controller/rules/*.py|tests/rules --ignore=tests/rules/test_properties.py tests/test_scenarios.py"
+    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_journal_damage.py tests/controller/test_ctrl_core.py"
+    "rules-money|controller/rules/settle.py controller/rules/outcomes.py controller/rules/money.py controller/rules/results.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-legality|controller/rules/legality.py controller/rules/decide.py controller/rules/pending.py|$RULES_TESTS|not browser"
+    "rules-play|controller/rules/play.py controller/rules/flow.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-hands|controller/rules/hands.py controller/rules/cards.py controller/rules/pack.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-state|controller/rules/state.py controller/rules/game.py controller/rules/views.py controller/rules/__init__.py|$RULES_TESTS $NO_LEGAL|not browser"
+    "rules-actions|controller/rules/actions.py controller/rules/ruleset.py|$RULES_TESTS $NO_LEGAL tests/controller/test_ctrl_journal.py|not browser"
 )
 
 wanted=("$@")
 summary=()
 
 run_one() {
-    local label=$1 files=$2 tests=$3
+    local label=$1 files=$2 tests=$3 marks=${4:-$FAST}
     local work=$ROOT/build/mutation/$label
     local pkg=${files%%/*}
     rm -rf "$work"
@@ -50,7 +67,9 @@ run_one() {
     local existing=()
     for t in $tests; do
         # pytest options pass as they are; test paths only if they exist
-        if [[ $t == -* ]] || [ -e "$work/$t" ]; then existing+=("$t"); fi
+        # (a % in an option stands for a space: -k=not%x)
+        if [[ $t == -* ]]; then existing+=("${t//%/ }"); fi
+        if [[ $t != -* ]] && [ -e "$work/$t" ]; then existing+=("$t"); fi
     done
     {
         echo "[mutmut]"
@@ -73,11 +92,16 @@ run_one() {
         for t in "${existing[@]}"; do echo "    $t"; done
         echo "pytest_add_cli_args ="
         echo "    -m"
-        echo "    $FAST"
+        echo "    $marks"
+        # small, fixed property tests (see scripts/mutation_pytest.py)
+        echo "    -p"
+        echo "    mutation_pytest"
         echo "    -p"
         echo "    no:cacheprovider"
         echo "    -q"
-        echo "    --timeout=20"
+        # a loaded machine and mutmut's tracing make the slow rules tests take
+        # a minute; one time-out while mutmut maps the tests ends the run
+        echo "    --timeout=${MUTATION_TIMEOUT:-120}"
     } >"$work/setup.cfg"
     echo "== $label: mutating $files with ${existing[*]}"
     local start; start=$(date +%s)
@@ -86,10 +110,12 @@ run_one() {
         # tests that start a subprocess import the copy too; the folder must exist
         # before Python starts, or its import cache marks it as empty for good
         mkdir -p "$work/mutants"
-        export PYTHONPATH=$work/mutants
-        nice -n 10 "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
+        export PYTHONPATH=$work/mutants:$work/scripts
+        export MUTATION_EXAMPLES=${MUTATION_EXAMPLES:-3} MUTATION_GAMES=${MUTATION_GAMES:-10}
+        nice -n "$NICE" "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
         "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
         "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
+        "$PY" -m mutmut results --all true >"$work/all.txt" 2>&1 || true
     )
     local line
     line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$(( $(date +%s) - start ))" <<'EOF'
@@ -101,6 +127,9 @@ except OSError:
     print(f"{label:8} no result (see build/mutation/{label}/run.log)")
     raise SystemExit
 killed = s["killed"] + s.get("timeout", 0)
+if killed + s["survived"] + s.get("no_tests", 0) == 0:
+    print(f"{label:8} no result (see build/mutation/{label}/run.log)")
+    raise SystemExit
 # "no tests" mutants count as survivors: nothing would catch them
 tested = s["total"] - s.get("skipped", 0)
 score = 100 * killed / tested if tested else 0.0
@@ -113,14 +142,50 @@ EOF
     )
     echo "$line"
     summary+=("$line")
+    # a batch of several files: the score of each module too
+    if [ "$(wc -w <<<"$files")" -gt 1 ]; then
+        while IFS= read -r line; do
+            echo "$line"
+            summary+=("$line")
+        done < <(per_module "$work/all.txt")
+    fi
 }
 
+# "  controller.rules.settle.x_bust__mutmut_3: killed" lines -> a score per module
+# (also by hand: scripts/mutation.sh --per-module build/mutation/rules-money/all.txt)
+per_module() {
+    "$PY" - "$1" <<'EOF'
+import collections, re, sys
+counts = collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"\s*([\w.]+)\.x\S*__mutmut_\d+: (.+)$", line)
+    if m:
+        counts[m.group(1)][m.group(2).strip()] += 1
+for module, c in sorted(counts.items()):
+    killed = c["killed"] + c["timeout"]
+    tested = sum(c.values()) - c["skipped"] - c["not checked"]
+    score = 100 * killed / tested if tested else 0.0
+    unchecked = f", not checked {c['not checked']}" if c["not checked"] else ""
+    print(
+        f"  {module:32} {score:5.1f} % killed  ({killed} of {tested}; survived {c['survived']},"
+        f" no tests {c['no tests']}{unchecked})"
+    )
+EOF
+}
+
+if [ "${1:-}" = --per-module ]; then
+    per_module "$2"
+    exit 0
+fi
+
 for m in "${MODULES[@]}"; do
-    IFS='|' read -r label files tests <<<"$m"
-    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]]; then
+    IFS='|' read -r label files tests marks <<<"$m"
+    # "rules" names every rules-* batch
+    if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $label "* ]] \
+        && [[ ! " ${wanted[*]} " == *" ${label%%-*} "* ]]; then
         continue
     fi
-    run_one "$label" "$files" "$tests"
+    run_one "$label" "$files" "$tests" "$marks"
 done
 
 echo
