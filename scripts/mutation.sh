@@ -8,6 +8,7 @@
 #   scripts/mutation.sh rules            every batch of the rules package
 #   MUTATION_JOBS=1 scripts/mutation.sh  one worker (default 2); MUTATION_NICE=19 idle priority
 #   scripts/mutation.sh --per-module build/mutation/rules-money/all.txt   scores per module
+#   scripts/mutation.sh --again rules-play [NAME...]   survivors (or NAMEs) again, with the tests as they are now
 #
 # Each module runs in its own copy of the work tree under build/mutation/<label>
 # (mutmut writes its mutants/ folder and results there), so nothing in the
@@ -105,20 +106,33 @@ run_one() {
     } >"$work/setup.cfg"
     echo "== $label: mutating $files with ${existing[*]}"
     local start; start=$(date +%s)
+    # tests that start a subprocess import the copy too; the folder must exist
+    # before Python starts, or its import cache marks it as empty for good
+    mkdir -p "$work/mutants"
+    mutmut_in "$work" run.log
+    report "$label" "$work" "$files" "$(( $(date +%s) - start ))"
+}
+
+# mutmut run [NAMES...] in a module's copy, then its results exported
+mutmut_in() {
+    local work=$1 log=$2
+    shift 2
     (
         cd "$work"
-        # tests that start a subprocess import the copy too; the folder must exist
-        # before Python starts, or its import cache marks it as empty for good
-        mkdir -p "$work/mutants"
         export PYTHONPATH=$work/mutants:$work/scripts
         export MUTATION_EXAMPLES=${MUTATION_EXAMPLES:-3} MUTATION_GAMES=${MUTATION_GAMES:-10}
-        nice -n "$NICE" "$PY" -m mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true
+        nice -n "$NICE" "$PY" -m mutmut run --max-children "$JOBS" "$@" >"$work/$log" 2>&1 || true
         "$PY" -m mutmut export-cicd-stats >/dev/null 2>&1 || true
         "$PY" -m mutmut results >"$work/survivors.txt" 2>&1 || true
         "$PY" -m mutmut results --all true >"$work/all.txt" 2>&1 || true
     )
+}
+
+# the score of a module's copy: one line, then one per module for a batch
+report() {
+    local label=$1 work=$2 files=$3 secs=$4
     local line
-    line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$(( $(date +%s) - start ))" <<'EOF'
+    line=$("$PY" - "$work/mutants/mutmut-cicd-stats.json" "$label" "$secs" <<'EOF'
 import json, sys
 path, label, secs = sys.argv[1], sys.argv[2], sys.argv[3]
 try:
@@ -175,6 +189,47 @@ EOF
 
 if [ "${1:-}" = --per-module ]; then
     per_module "$2"
+    exit 0
+fi
+
+# --again LABEL [NAME...]: after tests were added, run the module's survivors
+# (or the mutants NAMEd, fnmatch patterns) again in its copy, with the tests
+# as they stand now in the tree.  mutmut maps the new tests to the code they
+# reach before it runs.  The mutated code must not have changed since the run
+# (the mutants were made from it): if it has, run the module afresh.
+if [ "${1:-}" = --again ]; then
+    label=${2:?"--again needs a label"}
+    shift 2
+    work=$ROOT/build/mutation/$label
+    if [ ! -f "$work/survivors.txt" ]; then
+        echo "no run of $label to go on from: run scripts/mutation.sh $label first" >&2
+        exit 1
+    fi
+    files=
+    for m in "${MODULES[@]}"; do
+        IFS='|' read -r l f _ <<<"$m"
+        [ "$l" = "$label" ] && files=$f
+    done
+    for f in $files; do
+        if ! cmp -s "$ROOT/$f" "$work/$f"; then
+            echo "$f has changed since the run of $label: run scripts/mutation.sh $label afresh" >&2
+            exit 1
+        fi
+    done
+    rm -rf "$work/tests" "$work/scripts"
+    cp -a "$ROOT/tests" "$ROOT/scripts" "$work/"
+    names=("$@")
+    if [ ${#names[@]} -eq 0 ]; then
+        mapfile -t names < <(sed -n 's/^ *\([^ ]*__mutmut_[0-9]*\): \(survived\|no tests\)$/\1/p' "$work/survivors.txt")
+    fi
+    if [ ${#names[@]} -eq 0 ]; then
+        echo "$label: no survivors to run again"
+    else
+        echo "== $label: running ${#names[@]} mutants again"
+        start=$(date +%s)
+        mutmut_in "$work" again.log "${names[@]}"
+        report "$label" "$work" "$files" "$(( $(date +%s) - start ))"
+    fi
     exit 0
 fi
 
