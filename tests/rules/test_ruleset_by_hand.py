@@ -304,6 +304,12 @@ def test_no_options_is_the_preset_itself() -> None:
         ("house", {"shoot_bets": 1}, "option shoot_bets must be true or false, not 1"),
         ("house", {"ties": "draw"}, "option ties must be one of banker, push, not 'draw'"),
         ("house", {"split_by": 3}, "option split_by must be one of rank, value, not 3"),
+        # a value that is not text is refused too, even one that cannot be a key
+        (
+            "house",
+            {"ties": ["push"]},
+            "option ties must be one of banker, push, not ['push']",
+        ),
         (
             "house",
             {"dealer_draws": "always"},
