@@ -20,7 +20,16 @@ from typing import Any
 import pytest
 
 from controller.rules import load_ruleset, ruleset_from_dict, ruleset_to_dict
+from controller.rules import ruleset as ruleset_module
 from controller.rules.ruleset import RulesetError, decision_words
+
+
+@pytest.fixture
+def fresh_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``decision_words`` keeps its answers for the life of the process; start
+    from none, as a new process does, so the answers below are worked out."""
+    monkeypatch.setattr(ruleset_module, "_DECISION_WORDS", {})
+
 
 #: house (RULES.md §2 and §7's "house" column)
 HOUSE: dict[str, Any] = {
@@ -210,12 +219,12 @@ def test_who_banks(preset: str, house_dealer: bool) -> None:
     ],
 )
 def test_the_decision_words_a_ruleset_can_allow(
-    preset: str, options: dict[str, Any], words: tuple[str, ...]
+    preset: str, options: dict[str, Any], words: tuple[str, ...], fresh_words: None
 ) -> None:
     assert decision_words(load_ruleset(preset, options)) == words
 
 
-def test_the_decision_words_of_one_ruleset_do_not_leak_into_another() -> None:
+def test_the_decision_words_of_one_ruleset_do_not_leak_into_another(fresh_words: None) -> None:
     """Asked in turn, rulesets that differ in one point each get their own words."""
     order = [
         ({}, ("stick", "twist", "buy", "split")),
@@ -226,6 +235,16 @@ def test_the_decision_words_of_one_ruleset_do_not_leak_into_another() -> None:
     ]
     for options, words in order:
         assert decision_words(load_ruleset("house", options)) == words
+    for options, words in [
+        ({}, ("stick", "twist", "buy", "split", "insurance", "even-money")),
+        ({"even_money": False}, ("stick", "twist", "buy", "split", "insurance")),
+        ({"insurance": False}, ("stick", "twist", "buy", "split", "even-money")),
+        (
+            {"insurance": False, "even_money": False, "dealer_initial_cards": 2},
+            ("stick", "twist", "buy", "split"),
+        ),
+    ]:
+        assert decision_words(load_ruleset("ponton", options)) == words
     for preset, words in [
         ("shoot", ("stick", "twist", "buy", "split", "shoot")),
         ("house", ("stick", "twist", "buy", "split")),
@@ -323,6 +342,13 @@ def test_no_options_is_the_preset_itself() -> None:
         ("house", {"pay_pontoon": "abc"}, "option pay_pontoon must be a number, not 'abc'"),
         ("house", {"pay_pontoon": "1/0"}, "option pay_pontoon must be a number, not '1/0'"),
         ("house", {"pay_pontoon": True}, "option pay_pontoon must be a number, not True"),
+        # JSON's Infinity and NaN read as floats
+        ("house", {"pay_pontoon": float("inf")}, "option pay_pontoon must be a number, not inf"),
+        (
+            "house",
+            {"pay_five_card": float("nan")},
+            "option pay_five_card must be a number, not nan",
+        ),
         ("house", {"pay_five_card": None}, "option pay_five_card must be a number, not None"),
         ("house", {"pay_five_card": [2]}, "option pay_five_card must be a number, not [2]"),
         ("house", {"pay_pontoon": -1}, "option pay_pontoon cannot be negative (-1)"),
@@ -484,6 +510,19 @@ def test_a_pinned_option_wins_over_the_preset() -> None:
     rules = ruleset_from_dict(pinned)
     assert rules.preset == "casino"
     assert rules.options() == {**CASINO, "max_stake": 50, "dealer_draws": "to_16"}
+
+
+def test_a_pinned_unlimited_or_automatic_option_stays_so() -> None:
+    """A traditional game pinned with the packs chosen by the number of people
+    ("auto", None in the form) and no limit of people keeps both, although
+    traditional itself has one pack and at most 8 people (§3)."""
+    pinned = {
+        "preset": "traditional",
+        "options": {**TRADITIONAL, "packs": None, "max_people": None},
+    }
+    rules = ruleset_from_dict(pinned)
+    assert rules.packs is None and rules.max_people is None
+    assert rules.options() == {**TRADITIONAL, "packs": None, "max_people": None}
 
 
 def test_options_missing_from_the_pinned_form_take_the_presets_value() -> None:
