@@ -226,7 +226,7 @@ def test_the_decision_words_a_ruleset_can_allow(
 
 def test_the_decision_words_of_one_ruleset_do_not_leak_into_another(fresh_words: None) -> None:
     """Asked in turn, rulesets that differ in one point each get their own words."""
-    order = [
+    order: list[tuple[dict[str, Any], tuple[str, ...]]] = [
         ({}, ("stick", "twist", "buy", "split")),
         ({"buy": "none"}, ("stick", "twist", "split")),
         ({"buy": "double"}, ("stick", "twist", "double", "split")),
@@ -235,7 +235,7 @@ def test_the_decision_words_of_one_ruleset_do_not_leak_into_another(fresh_words:
     ]
     for options, words in order:
         assert decision_words(load_ruleset("house", options)) == words
-    for options, words in [
+    ponton: list[tuple[dict[str, Any], tuple[str, ...]]] = [
         ({}, ("stick", "twist", "buy", "split", "insurance", "even-money")),
         ({"even_money": False}, ("stick", "twist", "buy", "split", "insurance")),
         ({"insurance": False}, ("stick", "twist", "buy", "split", "even-money")),
@@ -243,7 +243,8 @@ def test_the_decision_words_of_one_ruleset_do_not_leak_into_another(fresh_words:
             {"insurance": False, "even_money": False, "dealer_initial_cards": 2},
             ("stick", "twist", "buy", "split"),
         ),
-    ]:
+    ]
+    for options, words in ponton:
         assert decision_words(load_ruleset("ponton", options)) == words
     for preset, words in [
         ("shoot", ("stick", "twist", "buy", "split", "shoot")),
