@@ -44,7 +44,7 @@ MODULES=(
     "wire|firmware_bridge/wire.py|tests/firmware_bridge $NO_SERIAL"
     "host|firmware_bridge/host.py|tests/firmware_bridge $NO_SERIAL"
     "views|dealer_display/views.py|tests/dealer_display"
-    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_journal_damage.py tests/controller/test_ctrl_core.py"
+    "journal|controller/journal.py|tests/controller/test_ctrl_journal.py tests/controller/test_journal_edges.py tests/controller/test_journal_damage.py tests/controller/test_journal_spelling.py tests/controller/test_ctrl_core.py"
     "rules-money|controller/rules/settle.py controller/rules/outcomes.py controller/rules/money.py controller/rules/results.py|$RULES_TESTS $NO_LEGAL|not browser"
     "rules-legality|controller/rules/legality.py controller/rules/decide.py controller/rules/pending.py|$RULES_TESTS|not browser"
     "rules-play|controller/rules/play.py controller/rules/flow.py|$RULES_TESTS $NO_LEGAL|not browser"
