@@ -17,7 +17,22 @@ import random
 
 import pytest
 
-from controller.rules import Card, Pack, PackError, hand_total, is_bust, is_pontoon, is_soft
+from controller.rules import (
+    Card,
+    DealCard,
+    Pack,
+    PackError,
+    PlaceStake,
+    StackTop,
+    StartDeal,
+    apply,
+    hand_total,
+    is_bust,
+    is_pontoon,
+    is_soft,
+    load_ruleset,
+    new_game,
+)
 from controller.rules.cards import (
     CardSet,
     is_ace,
@@ -211,6 +226,40 @@ def test_totals_of_card_lists_by_hand() -> None:
     assert is_five_card_trick([c("2C"), c("2D"), c("2H"), c("2S"), c("AC")])
     assert not is_five_card_trick([c("2C"), c("2D"), c("2H"), c("2S")])
     assert not is_five_card_trick([c("TC"), c("2D"), c("2H"), c("2S"), c("8C")])  # 24
+
+
+def test_a_hand_without_an_ace_is_plainly_not_soft_and_no_pontoon() -> None:
+    """``soft``, ``pontoon`` and ``five`` are yes-or-no answers (the display's
+    ``HandView`` carries them as ``bool``): 2C 9H is 11, hard, no pontoon."""
+    hand = Hand()
+    for seq, name in enumerate(["2C", "9H"], 1):
+        hand.add(c(name), True, seq)
+    assert hand.soft is False and hand.pontoon is False and hand.five is False
+    assert Hand().soft is False and Hand().pontoon is False
+
+
+def test_the_views_of_hands_in_play_are_plain_booleans() -> None:
+    """house, Dan banks: Ann TC, Dan 9H, Ann stakes 2, Ann 8C, Dan 8H.  Ann's
+    hand is 18 (10+8), hard, neither done nor bust, no pontoon, her turn; the
+    bank is 17 (9+8), waiting.  Every flag the display reads is True or False."""
+    state = new_game(load_ruleset("house", {"counted_deals": 1}), ["Ann", "Dan"], banker="Dan")
+    apply(state, StackTop(tuple(c(n) for n in ["TC", "9H", "8C", "8H"])))
+    apply(state, StartDeal())
+    apply(state, DealCard(c("TC")))
+    apply(state, DealCard(c("9H")))
+    apply(state, PlaceStake("Ann", 2))
+    apply(state, DealCard(c("8C")))
+    apply(state, DealCard(c("8H")))
+    (ann,) = state.hand_views()
+    assert (ann.player, ann.hand, ann.total, ann.stake) == ("Ann", 1, 18, 2)
+    flags = (ann.soft, ann.done, ann.bust, ann.pontoon, ann.five_card_trick, ann.in_turn)
+    assert flags == (False, False, False, False, False, True)
+    assert all(type(flag) is bool for flag in flags)
+    bank = state.bank_view()
+    assert bank is not None and (bank.player, bank.hand, bank.total) == ("Dan", 0, 17)
+    flags = (bank.soft, bank.done, bank.bust, bank.pontoon, bank.five_card_trick, bank.in_turn)
+    assert flags == (False, False, False, False, False, False)
+    assert all(type(flag) is bool for flag in flags)
 
 
 def test_showing_a_hand_turns_every_card_up() -> None:
