@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -153,7 +154,7 @@ def test_a_card_set_holds_exactly_its_cards_in_code_order() -> None:
 def test_a_card_set_answers_other_values_as_a_frozenset_would() -> None:
     """Outside 0-51, and for anything not an int, ``in`` says what
     ``frozenset`` says: 3.0 equals the code 3 (AS), 3.5 and "AS" equal no card."""
-    two = CardSet.of([c("KD"), c("AS")])
+    two: Any = CardSet.of([c("KD"), c("AS")])  # asked about any value
     assert -1 not in two and 52 not in two and 53 not in two
     assert 3.0 in two and 3.5 not in two and "AS" not in two and None not in two
     assert 2.0 not in two  # AH is not in the set
@@ -186,7 +187,14 @@ def test_a_new_hand_has_its_stake_and_nothing_else() -> None:
     assert hand.hard == 0 and hand.total == 0 and not hand.ace and not hand.soft
     assert hand.stake == 6 and hand.original == 6
     assert hand.last_buy == 0 and hand.shoot == 0 and hand.words == 0 and hand.net == 0
-    story = ("twisted", "doubled", "split_new", "split_ace", "shoot4", "shoot_start")
+    story: tuple[str, ...] = (
+        "twisted",
+        "doubled",
+        "split_new",
+        "split_ace",
+        "shoot4",
+        "shoot_start",
+    )
     story += ("must_draw", "done", "bust", "paid", "declared")
     assert [name for name in story if getattr(hand, name)] == []
     assert Hand().stake == 0 and Hand().original == 0
@@ -218,7 +226,9 @@ def test_totals_of_card_lists_by_hand() -> None:
     assert hand_total([c("2S"), c("2H"), c("2D")]) == 6
     assert hand_total([c("AC"), c("9H")]) == 20 and is_soft([c("AC"), c("9H")])
     assert hand_total([c("AC")]) == 11 and hand_total([]) == 0
-    assert not is_bust([c("KS"), c("QD"), c("AC")]) and hand_total([c("KS"), c("QD"), c("AC")]) == 21
+    assert (
+        not is_bust([c("KS"), c("QD"), c("AC")]) and hand_total([c("KS"), c("QD"), c("AC")]) == 21
+    )
     assert is_bust([c("KS"), c("QD"), c("2C")]) and hand_total([c("KS"), c("QD"), c("2C")]) == 22
     assert not is_bust([c("KS"), c("QD")])
     assert is_pontoon([c("AC"), c("TC")]) and is_pontoon([c("KS"), c("AD")])
