@@ -265,3 +265,39 @@ def test_one_live_hand_is_enough_for_the_bank_to_play() -> None:
     bank = state.bank_view()
     assert bank is not None
     assert _faces(bank.cards) == [("8H", True), ("9H", True)]  # turned up at his turn (§2.6)
+
+
+# ---------------------------------------------------------------------------- hands that stop by themselves (§1)
+def test_a_players_fifth_card_ends_the_hand() -> None:
+    """"A player's hand stops by itself ... at a fifth card that is not bust"
+    (§1): Ann 2C 3C twists 2D, 3D, 4C: 14 with five cards, a five-card
+    trick, done with no `stick` (15 would be needed to stick, §2.5); the
+    banker's turn follows."""
+    state = new_game(PRESETS["traditional"], ["Ann", "Dan"], banker="Dan", seed=7)
+    _stack(state, "2C 9H 3C 8H 2D 3D 4C")
+    apply(state, StartDeal())
+    _deal_while_due(state)
+    apply(state, PlaceStake("Ann", 2))
+    _deal_while_due(state)
+    for card in ("2D", "3D", "4C"):
+        apply(state, Decide("Ann", "twist"))
+        apply(state, DealCard(Card.parse(card)))
+    ann = state.hand_views()[0]
+    assert (ann.total, ann.five_card_trick, ann.done, ann.bust) == (14, True, True, False)
+    assert pending(state) == BankNeed("Dan", ("draw", "stay"))
+
+
+def test_a_player_at_21_with_three_cards_stops_and_the_next_plays() -> None:
+    """Ann TC 5D twists 6H: 21, she stops by itself (§1); Bob's hand is next."""
+    state = new_game(PRESETS["traditional"], ["Ann", "Bob", "Dan"], banker="Dan", seed=7)
+    _stack(state, "TC 9C 9H 5D 8C 8H 6H")
+    apply(state, StartDeal())
+    _deal_while_due(state)
+    apply(state, PlaceStake("Ann", 2))
+    apply(state, PlaceStake("Bob", 2))
+    _deal_while_due(state)
+    apply(state, Decide("Ann", "twist"))
+    apply(state, DealCard(Card.parse("6H")))
+    ann = state.hand_views()[0]
+    assert (ann.total, ann.done) == (21, True)
+    assert pending(state) == DecisionNeed("Bob", 1, ("stick", "twist", "buy"))
