@@ -301,3 +301,65 @@ def test_a_player_at_21_with_three_cards_stops_and_the_next_plays() -> None:
     ann = state.hand_views()[0]
     assert (ann.total, ann.done) == (21, True)
     assert pending(state) == DecisionNeed("Bob", 1, ("stick", "twist", "buy"))
+
+
+def test_ponton_split_aces_take_one_card_each_and_stop() -> None:
+    """ponton: "aces only once, and each split ace gets one card only" (§6).
+    Ann AC AD, the dealer 9S up; she splits: AC gets KH, a pontoon (split
+    hands count, §1), declared and so shown; AD gets 5C (16) and stops too,
+    with no word.  The split cards are turned face up, the card dealt to a
+    split hand face down (docs/rules.md).  The dealer's draw is next."""
+    state = new_game(PRESETS["ponton"], ["Ann"], seed=7)
+    _stack(state, "AC 9S AD KH 5C 8H")
+    apply(state, StartDeal())
+    apply(state, PlaceStake("Ann", 10))
+    _deal_while_due(state)
+    apply(state, Decide("Ann", "split"))
+    apply(state, DealCard(Card.parse("KH")))
+    apply(state, DealCard(Card.parse("5C")))
+    assert pending(state) == CardNeed("house", 0, True, to_bank=True)
+    one, two = state.hand_views()
+    assert (one.pontoon, one.done, _faces(one.cards)) == (True, True, [("AC", True), ("KH", True)])
+    assert (two.total, two.done, _faces(two.cards)) == (16, True, [("AD", True), ("5C", False)])
+
+
+def test_the_insurance_card_is_dealt_face_up_and_is_the_last() -> None:
+    """ponton: Ann KC 6D against the dealer's AC insures 5 and twists TS: 26,
+    bust.  No hand is live but the insurance is open, so the dealer draws
+    its second card, and only that (§1, §6): face up, like every card the
+    dealer draws at its turn.  5H: AC 5H, no pontoon, the insurance is lost
+    and the deal is over though 16 is under 17: Ann -10 - 5 = -15."""
+    state = new_game(PRESETS["ponton"], ["Ann"], seed=7)
+    _stack(state, "KC AC 6D TS 5H")
+    apply(state, StartDeal())
+    apply(state, PlaceStake("Ann", 10))
+    _deal_while_due(state)
+    apply(state, Decide("Ann", "insurance", 5))
+    apply(state, Decide("Ann", "twist"))
+    apply(state, DealCard(Card.parse("TS")))
+    assert pending(state) == CardNeed("house", 0, True, to_bank=True)
+    apply(state, DealCard(Card.parse("5H")))
+    assert isinstance(pending(state), BetweenDeals)
+    assert state.results[-1]["net"] == {"Ann": -15, "house": 15}
+
+
+def test_a_bank_that_stopped_is_done() -> None:
+    """The bank's hand is over when it busts, stops at five cards or the
+    dealer stands (§2.6, §5): its view says done.  Dan busts on 8H 6H TD;
+    Dan stops at five with 2C 3C 2D 3D 4C; the casino dealer stands on
+    TD 7S (hard 17) and at five cards 2C 3C 2D 3D 4C."""
+    bust = _banker_turn("9C 8H 8C 6H TD")
+    apply(bust, BankDecide("draw"))
+    apply(bust, DealCard(Card.parse("TD")))
+    five = _banker_turn("9C 2C 8C 3C 2D 3D 4C")
+    for _ in range(3):
+        apply(five, BankDecide("draw"))
+        _deal_while_due(five)
+    stands = _dealer("casino", "TC TD 9C 7S")
+    casino_five = _dealer("casino", "TC 2C 9C 3C 2D 3D 4C")
+    _deal_while_due(casino_five)
+    for state in (bust, five, stands, casino_five):
+        bank = state.bank_view()
+        assert bank is not None
+        assert isinstance(pending(state), BetweenDeals)
+        assert bank.done, _bank_cards(state)

@@ -592,7 +592,7 @@ def test_a_cut_that_runs_through_the_pack_goes_on() -> None:
     the 13 ranks, then the other two): 52 cards, the whole pack.  The cut
     goes on with its cards shuffled back in (ties cut again until one card
     is highest, §1): 52 in the pack, the next cut card is Ann's.  Ann AS,
-    Bob 2C: Ann banks."""
+    Bob 2C: Ann banks, and the pack holds its 52 cards once each again."""
     state = new_game(PRESETS["traditional"], ["Ann", "Bob"], seed=3)
     ranks = "A K Q J T 9 8 7 6 5 4 3 2".split()
     order = [r + s for half in ("CD", "HS") for r in ranks for s in half]
@@ -604,6 +604,7 @@ def test_a_cut_that_runs_through_the_pack_goes_on() -> None:
     apply(state, DealCard(Card.parse("AS")))
     apply(state, DealCard(Card.parse("2C")))
     assert state.banker == "Ann"
+    assert sorted(state.pack.cards()) == sorted(Card.parse(c) for c in order)  # each card once
 
 
 def _deal_two(state: GameState) -> None:
