@@ -363,3 +363,28 @@ def test_a_bank_that_stopped_is_done() -> None:
         assert bank is not None
         assert isinstance(pending(state), BetweenDeals)
         assert bank.done, _bank_cards(state)
+
+
+def test_a_dealer_who_must_draw_from_an_empty_pack_voids_the_deal() -> None:
+    """casino with one pack and no stick minimum (options `packs`, and
+    `stick_minimum` 0-21, RULES.md §7), 25 seats against the dealer: 25 × 2
+    cards and the dealer's 2C 3C use all 52.  Every seat sticks (a pontoon or
+    21 stands by itself); the dealer's 5 must draw, but "when a card is due
+    and the pack is empty the deal is void" (docs/rules.md, Flow of a deal;
+    RULES.md §2.8): at once, listed void, not counted, every net 0, and the
+    table waits for deal 2."""
+    seats = [f"P{i:02}" for i in range(1, 26)]
+    state = new_game(load_ruleset("casino", {"packs": 1, "stick_minimum": 0}), seats, seed=7)
+    rest = [f"{r}{s}" for r in "A23456789TJQK" for s in "CDHS" if f"{r}{s}" not in ("2C", "3C")]
+    _stack(state, " ".join(rest[:25] + ["2C"] + rest[25:] + ["3C"]))
+    apply(state, StartDeal())
+    for seat in seats:
+        apply(state, PlaceStake(seat, 1))
+    _deal_while_due(state)
+    while isinstance(need := pending(state), DecisionNeed):
+        apply(state, Decide(need.player, "stick"))
+    assert len(state.pack) == 52  # the void deal's cards are all back
+    assert pending(state) == BetweenDeals("house", 2, False, False)
+    entry = state.results[-1]
+    assert (entry["void"], entry["counted"]) == (True, False)
+    assert set(entry["net"].values()) == {0}
