@@ -65,7 +65,7 @@ def _bank_cards(state: GameState) -> list[str]:
     return [str(c.card) for c in bank.cards]
 
 
-# ---------------------------------------------------------------------------- the deal's rounds
+# ---------------------------------------- the deal's rounds
 def test_a_casino_round_stakes_first_then_two_face_down_cards_each() -> None:
     """casino: each seat bets, then "two cards to each seat and two to the
     dealer, both dealer cards face down" (§5), seat first in each round."""
@@ -78,11 +78,15 @@ def test_a_casino_round_stakes_first_then_two_face_down_cards_each() -> None:
     while isinstance(need := pending(state), CardNeed):
         due.append((need.recipient, need.hand, need.face_up, need.to_bank))
         apply(state, DealCard(state.pack.peek()))
-    assert due == [
-        ("Ann", 1, False, False),
-        ("Bob", 1, False, False),
-        ("house", 0, False, True),
-    ] * 2
+    assert (
+        due
+        == [
+            ("Ann", 1, False, False),
+            ("Bob", 1, False, False),
+            ("house", 0, False, True),
+        ]
+        * 2
+    )
     assert isinstance(pending(state), DecisionNeed)
 
 
@@ -116,7 +120,7 @@ def test_a_player_banker_deals_round_stakes_round() -> None:
     assert due == [("Ann", False, False), ("Bob", False, False), ("Dan", False, True)] * 2
 
 
-# ---------------------------------------------------------------------------- the dealer's rule (§5, §6)
+# ---------------------------------------- the dealer's rule (§5, §6)
 def test_the_casino_dealer_hits_a_soft_17() -> None:
     """casino: "dealer draws to 16, draws on soft 17" (§5).  Ann TC 9C (19)
     sticks; the dealer's AH 6D is a soft 17, so a face-up card is due to the
@@ -186,7 +190,7 @@ def test_without_the_five_card_stop_the_dealer_draws_on() -> None:
     assert pending(state) == CardNeed("house", 0, True, to_bank=True)
 
 
-# ---------------------------------------------------------------------------- a player banker (§2.6)
+# ---------------------------------------- a player banker (§2.6)
 def _banker_turn(cards: str) -> GameState:
     """traditional, Ann against Dan: Ann 9C and 8C (17) staking 2, Dan the
     second and fourth cards given; Ann sticks."""
@@ -201,7 +205,7 @@ def _banker_turn(cards: str) -> GameState:
 
 
 def test_a_banker_at_five_cards_stops_by_himself() -> None:
-    """"The banker stops at five cards or on bust" (§2.6) and then says no
+    """ "The banker stops at five cards or on bust" (§2.6) and then says no
     `stay` (SCENARIO.md, bank).  Dan 2C 3C draws 2D, 3D, 4C: 14 with five
     cards, a five-card trick: "every other hand loses 2S" (§2.7): Ann -4."""
     state = _banker_turn("9C 2C 8C 3C 2D 3D 4C")
@@ -223,7 +227,7 @@ def test_a_banker_who_busts_stops_by_himself() -> None:
 
 
 def test_a_banker_may_draw_at_21() -> None:
-    """"unlike a player's, the banker's hand does not stop by itself at 21"
+    """ "unlike a player's, the banker's hand does not stop by itself at 21"
     (§2.6): Dan 8H 6H draws 7D, 21 with three cards, and is still asked."""
     state = _banker_turn("9C 8H 8C 6H 7D")
     apply(state, BankDecide("draw"))
@@ -232,7 +236,7 @@ def test_a_banker_may_draw_at_21() -> None:
 
 
 def test_when_every_player_is_bust_the_bank_does_not_play() -> None:
-    """"If every player hand is bust the banker does not play" (§2.6): Ann TC
+    """ "If every player hand is bust the banker does not play" (§2.6): Ann TC
     5D twists 7S, 22, bust; the deal is over at once (no banker's turn), Ann
     -2, and the bank keeps its two cards."""
     state = new_game(PRESETS["traditional"], ["Ann", "Dan"], banker="Dan", seed=7)
@@ -267,9 +271,9 @@ def test_one_live_hand_is_enough_for_the_bank_to_play() -> None:
     assert _faces(bank.cards) == [("8H", True), ("9H", True)]  # turned up at his turn (§2.6)
 
 
-# ---------------------------------------------------------------------------- hands that stop by themselves (§1)
+# ---------------------------------------- hands that stop by themselves (§1)
 def test_a_players_fifth_card_ends_the_hand() -> None:
-    """"A player's hand stops by itself ... at a fifth card that is not bust"
+    """ "A player's hand stops by itself ... at a fifth card that is not bust"
     (§1): Ann 2C 3C twists 2D, 3D, 4C: 14 with five cards, a five-card
     trick, done with no `stick` (15 would be needed to stick, §2.5); the
     banker's turn follows."""
@@ -376,7 +380,7 @@ def test_a_dealer_who_must_draw_from_an_empty_pack_voids_the_deal() -> None:
     seats = [f"P{i:02}" for i in range(1, 26)]
     state = new_game(load_ruleset("casino", {"packs": 1, "stick_minimum": 0}), seats, seed=7)
     rest = [f"{r}{s}" for r in "A23456789TJQK" for s in "CDHS" if f"{r}{s}" not in ("2C", "3C")]
-    _stack(state, " ".join(rest[:25] + ["2C"] + rest[25:] + ["3C"]))
+    _stack(state, " ".join([*rest[:25], "2C", *rest[25:], "3C"]))
     apply(state, StartDeal())
     for seat in seats:
         apply(state, PlaceStake(seat, 1))

@@ -86,7 +86,7 @@ def _any(value: object) -> Any:
     return value
 
 
-# ---------------------------------------------------------------------------- the kitty (§4)
+# ---------------------------------------- the kitty (§4)
 def test_a_table_without_shoot_bets_has_no_kitty() -> None:
     """traditional has no kitty (RULES.md §7, shoot_bets only in shoot): a
     kitty is refused naming no one."""
@@ -126,7 +126,7 @@ def test_a_new_kitty_at_either_limit_is_put_up(amount: int) -> None:
 
 
 def test_between_deals_the_banker_adds_at_least_1_to_the_kitty() -> None:
-    """"Between deals the banker may add to the kitty" (§4): any whole amount
+    """ "Between deals the banker may add to the kitty" (§4): any whole amount
     of 1 or more (docs/rules.md, Kitty).  Kitty 5, add 1: 6; add 10 (more
     than the maximum stake is fine for an addition): 16.  Adding 0 or less
     is refused."""
@@ -157,12 +157,12 @@ def test_a_kitty_during_a_deal_is_refused() -> None:
 
 
 def test_no_deal_before_the_kitty() -> None:
-    """"A new banker must put up a kitty before their first deal" (§4)."""
+    """ "A new banker must put up a kitty before their first deal" (§4)."""
     state = _game("shoot")
     _says(state, StartDeal(), "Dan must put up a kitty before the deal", None)
 
 
-# ---------------------------------------------------------------------------- selling the bank (§3)
+# ---------------------------------------- selling the bank (§3)
 def test_the_bank_is_not_for_sale_at_a_house_table() -> None:
     """house: "Not part of house: selling the bank" (§2.8)."""
     state = _game("house")
@@ -243,7 +243,7 @@ def test_a_shoot_bank_sold_leaves_the_buyer_to_put_up_a_kitty() -> None:
 
 
 def test_a_banker_who_owes_a_kitty_may_sell_instead() -> None:
-    """"When the kitty is empty the banker must put up a new kitty or sell the
+    """ "When the kitty is empty the banker must put up a new kitty or sell the
     bank" (§4): a sale while the kitty is owed is accepted."""
     state = _game("shoot")
     apply(state, SellBank("Bob", 1))
@@ -263,7 +263,7 @@ def test_a_sale_during_a_deal_is_refused() -> None:
     )
 
 
-# ---------------------------------------------------------------------------- stakes (§2.2, §3)
+# ---------------------------------------- stakes (§2.2, §3)
 def _at_stakes(options: dict[str, Any] | None = None) -> GameState:
     """traditional, first cards dealt: the table waits for the stakes."""
     state = _game("traditional", options)
@@ -329,7 +329,7 @@ def test_stakes_may_come_in_any_order() -> None:
     assert [(v.player, v.stake) for v in state.hand_views()] == [("Ann", 10), ("Bob", 3)]
 
 
-# ---------------------------------------------------------------------------- shoot bets (§4)
+# ---------------------------------------- shoot bets (§4)
 def _at_shoots(kitty: int) -> GameState:
     """shoot, Dan's kitty put up, first cards dealt, Ann and Bob stake 2."""
     state = _game("shoot")
@@ -404,7 +404,7 @@ def test_no_shoot_bet_and_the_whole_kitty() -> None:
     assert [(v.player, v.shoot) for v in state.hand_views()] == [("Ann", 0), ("Bob", 5)]
 
 
-# ---------------------------------------------------------------------------- the banker's turn (§2.6)
+# ---------------------------------------- the banker's turn (§2.6)
 def _at_bank_turn() -> GameState:
     """traditional, Ann against Dan: Ann 9C, Dan 8H, stake 2, Ann 8C (17),
     Dan 6H (14); Ann sticks, and it is the banker's turn."""
@@ -462,7 +462,7 @@ def test_the_banker_draws_face_up_and_stays() -> None:
     assert state.results[-1]["net"] == {"Ann": -2, "Dan": 2}
 
 
-# ---------------------------------------------------------------------------- cards
+# ---------------------------------------- cards
 def test_a_card_that_is_not_due_is_refused() -> None:
     """A card comes off the shoe only when one is due; the refusal names no
     player (the dealer dealt it) and says what the table waits for."""
@@ -556,7 +556,7 @@ def test_the_first_cards_are_face_down_and_the_bank_waits_its_turn() -> None:
     assert [c.face_up for c in bank.cards] == [False, False]
 
 
-# ---------------------------------------------------------------------------- the cut (§1, §2)
+# ---------------------------------------- the cut (§1, §2)
 def test_the_cut_ties_cut_again_and_the_cut_cards_go_back() -> None:
     """traditional with no banker: the cut.  Ann 5C, Bob KD, Cat KH: Bob and
     Cat tie on kings and cut again, Bob first (seating order); during the
@@ -594,7 +594,7 @@ def test_a_cut_that_runs_through_the_pack_goes_on() -> None:
     is highest, §1): 52 in the pack, the next cut card is Ann's.  Ann AS,
     Bob 2C: Ann banks, and the pack holds its 52 cards once each again."""
     state = new_game(PRESETS["traditional"], ["Ann", "Bob"], seed=3)
-    ranks = "A K Q J T 9 8 7 6 5 4 3 2".split()
+    ranks = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"]
     order = [r + s for half in ("CD", "HS") for r in ranks for s in half]
     _stack(state, " ".join(order))
     for _ in range(26):
@@ -648,15 +648,13 @@ def test_a_card_stacked_twice_from_one_pack_is_refused() -> None:
     )
 
 
-# ---------------------------------------------------------------------------- deals
+# ---------------------------------------- deals
 def test_a_deal_is_started_and_voided_only_in_its_time() -> None:
     """A deal starts between deals and is voided during one."""
     state = _game("traditional")
     _says(state, VoidDeal(), "Cannot void a deal now: the table waits for the next deal", None)
     apply(state, StartDeal())
-    _says(
-        state, StartDeal(), "Cannot start a deal now: the table waits for a card for Ann", None
-    )
+    _says(state, StartDeal(), "Cannot start a deal now: the table waits for a card for Ann", None)
 
 
 def test_what_is_no_action_is_refused() -> None:
