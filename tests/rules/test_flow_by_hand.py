@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller.rules import (
     PRESETS,
     BankDecide,
@@ -24,7 +26,9 @@ from controller.rules import (
     Decide,
     DecisionNeed,
     GameState,
+    PlaceShoot,
     PlaceStake,
+    PutKitty,
     StackTop,
     StakeNeed,
     StartDeal,
@@ -392,3 +396,37 @@ def test_a_dealer_who_must_draw_from_an_empty_pack_voids_the_deal() -> None:
     entry = state.results[-1]
     assert (entry["void"], entry["counted"]) == (True, False)
     assert set(entry["net"].values()) == {0}
+
+
+@pytest.mark.parametrize("preset", ["traditional", "shoot", "casino"])
+def test_a_pack_used_up_by_the_first_round_voids_the_deal(preset: str) -> None:
+    """One pack (option `packs`) and 52 people (option `max_people`, RULES.md
+    §7): the first card round takes all 52 cards, the banker's or dealer's
+    included (51 seats and the house dealer in casino).  The second round is
+    then due with none left: "when a card is due and the pack is empty the
+    deal is void" (docs/rules.md, Flow of a deal; RULES.md §2.8), at once,
+    after the stakes (traditional), the shoot bets (shoot: a kitty of 1,
+    no shoot bet) or the first round itself (casino: stakes come first)."""
+    people = [f"P{i:02}" for i in range(1, 53)]
+    seats = people[:51]  # P52 banks, so the seats run P01 to P51 from his left
+    rules = load_ruleset(preset, {"packs": 1, "max_people": "unlimited"})
+    if preset == "casino":
+        state = new_game(rules, seats, seed=7)
+    else:
+        state = new_game(rules, people, banker="P52", seed=7)
+    if preset == "shoot":
+        apply(state, PutKitty(1))
+    apply(state, StartDeal())
+    for _ in range(2):
+        _deal_while_due(state)
+        if isinstance(pending(state), StakeNeed):
+            for seat in seats:
+                apply(state, PlaceStake(seat, 1))
+    if preset == "shoot":
+        for seat in seats:
+            apply(state, PlaceShoot(seat, 0))
+    banker = "house" if preset == "casino" else "P52"
+    assert pending(state) == BetweenDeals(banker, 2, preset != "casino", preset == "shoot")
+    entry = state.results[-1]
+    assert (entry["void"], entry["counted"]) == (True, False)
+    assert len(state.pack) == 52
