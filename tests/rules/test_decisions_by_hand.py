@@ -192,8 +192,10 @@ REFUSALS: list[tuple[Callable[[], GameState], Decide, str]] = [
     (house_14, Decide("Ann", "buy", 5), "Ann cannot buy 5: the amount must be 2 to 4"),
     (house_14, Decide("Ann", "buy", 1), "Ann cannot buy 1: the amount must be 2 to 4"),
     (house_16_after_buying_3, Decide("Ann", "buy"), "Ann must say how much to buy (2 to 3)"),
-    (house_16_after_buying_3, Decide("Ann", "buy", 4), "Ann cannot buy 4: the amount must be 2 to 3"),
-    (ponton_sevens_vs_ace, Decide("Ann", "buy", 5), "Ann cannot buy 5: the amount must be exactly 10"),
+    (house_16_after_buying_3, Decide("Ann", "buy", 4),
+     "Ann cannot buy 4: the amount must be 2 to 3"),
+    (ponton_sevens_vs_ace, Decide("Ann", "buy", 5),
+     "Ann cannot buy 5: the amount must be exactly 10"),
     (house_14, Decide("Ann", "buy", Fraction(5, 2)), "Ann the buy must be whole units"),
     (house_14, Decide("Ann", "buy", "3"), "Ann must give a number for the buy"),  # type: ignore[arg-type]
     (house_14, Decide("Ann", "buy", True), "Ann must give a number for the buy"),
@@ -202,9 +204,11 @@ REFUSALS: list[tuple[Callable[[], GameState], Decide, str]] = [
     (casino_doubled, Decide("Ann", "double"), "Ann cannot double twice on one hand"),
     (casino_twisted_no_twist_then_buy, Decide("Ann", "double"), "Ann cannot double after twisting"),
     (casino_four_cards_max_3, Decide("Ann", "double"), "Ann cannot double holding 4 cards"),
-    (casino_eleven, Decide("Ann", "double", 5), "Ann cannot double 5: the amount must be exactly 10"),
+    (casino_eleven, Decide("Ann", "double", 5),
+     "Ann cannot double 5: the amount must be exactly 10"),
     # split
-    (house_16_after_buying_3, Decide("Ann", "split"), "Ann can split only a hand's first two cards"),
+    (house_16_after_buying_3, Decide("Ann", "split"),
+     "Ann can split only a hand's first two cards"),
     (house_14, Decide("Ann", "split"), "Ann can split only two cards of the same rank"),
     (casino_eleven, Decide("Ann", "split"), "Ann can split only two cards of the same value"),
     (traditional_aces_only, Decide("Ann", "split"), "Ann can split only aces at this table"),
@@ -217,7 +221,8 @@ REFUSALS: list[tuple[Callable[[], GameState], Decide, str]] = [
      "Ann can shoot only before a fourth card, or first on a new split hand"),
     (shoot_15_shot, Decide("Ann", "shoot", 1),
      "Ann can shoot only before a fourth card, or first on a new split hand"),
-    (shoot_15_kitty_full, Decide("Ann", "shoot", 1), "Ann cannot shoot: the kitty has no room left"),
+    (shoot_15_kitty_full, Decide("Ann", "shoot", 1),
+     "Ann cannot shoot: the kitty has no room left"),
     (shoot_15, Decide("Ann", "shoot", 7), "Ann cannot shoot 7: the amount must be 1 to 6"),
     (shoot_15, Decide("Ann", "shoot", 0), "Ann cannot shoot 0: the amount must be 1 to 6"),
     (shoot_15, Decide("Ann", "shoot"), "Ann must say how much to shoot (1 to 6)"),
@@ -274,7 +279,8 @@ def test_a_decision_out_of_turn_names_the_need_and_no_hand() -> None:
     s = house_14()
     with pytest.raises(IllegalAction) as refused:
         apply(s, Decide("Bob", "stick", 2))
-    assert str(refused.value) == "Bob cannot stick 2 now: the table waits for Ann's decision on hand 1"
+    waits = "the table waits for Ann's decision on hand 1"
+    assert str(refused.value) == f"Bob cannot stick 2 now: {waits}"
     assert (refused.value.player, refused.value.hand, refused.value.decision) == (
         "Bob", None, "stick 2",
     )
@@ -399,3 +405,33 @@ def test_shoot_before_the_fourth_card_then_the_card_comes() -> None:
     s = shoot_15_shot()
     assert s.hand_views()[0].shoot == 6
     assert pending(s) == DecisionNeed("Ann", 1, ("twist",))
+
+
+def test_a_hand_that_splits_again_puts_its_new_hand_right_after_it() -> None:
+    """house, stake 1: 8C 8D split, hand 1 8C 8H, hand 2 8D 5C.  Hand 1 splits
+    again: the new hand (8H) is played right after the hand it came from
+    (§1), so it is hand 2, and 8D 5C becomes hand 3.  One card to hand 1
+    (2C), then to the new hand 2 (3C)."""
+    s = banked("house", ["8C", "TH"], {"Ann": 1}, ["8D", "7H"])
+    say(s, "Ann", "split")
+    deal(s, "8H", "5C")
+    say(s, "Ann", "split")
+    assert pending(s) == CardNeed("Ann", 1, False, False, "deal")
+    deal(s, "2C")
+    assert pending(s) == CardNeed("Ann", 2, False, False, "deal")
+    deal(s, "3C")
+    assert [[str(c.card) for c in v.cards] for v in s.hand_views()] == [
+        ["8C", "2C"], ["8H", "3C"], ["8D", "5C"],
+    ]
+
+
+def test_even_money_shows_the_hand_and_pays_it_while_others_play() -> None:
+    """ponton, Ann AS KD and Bob 9H 7H against AC, stakes 10: Ann takes even
+    money: her hand is done, shown and paid 1:1 (+10) at once (§6), and Bob
+    plays next."""
+    s = dealt("ponton", {"Ann": 10, "Bob": 10}, ["AS", "9H", "AC", "KD", "7H"])
+    say(s, "Ann", "even-money")
+    assert pending(s) == DecisionNeed("Bob", 1, ("stick", "twist", "buy", "insurance"))
+    ann = s.hand_views()[0]
+    assert [(str(c.card), c.face_up) for c in ann.cards] == [("AS", True), ("KD", True)]
+    assert (ann.done, ann.net) == (True, 10)

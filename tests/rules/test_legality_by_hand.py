@@ -52,7 +52,7 @@ def cards_left(*gone: str) -> LegalAction:
     return LegalAction(DealCard, cards=frozenset(c for c in CARDS if c not in out))
 
 
-# ------------------------------------------------------------ house: rising buys, twist, stick at 15
+# ------------------------------------------------------------ house: rising buys, twist, stick
 def test_house_first_decision_buy_range_then_narrower_buys_then_twist_only() -> None:
     """Ann TC 4C = 14 against Dan 9H 8H, stake 2 (RULES.md §2.5):
     stick needs 15 -> no; twist -> yes; buy: first buy 1x-2x the original, 2..4;
@@ -223,7 +223,7 @@ def test_the_dealer_cards_are_named_in_order() -> None:
     assert pending(s) == CardNeed("house", 0, False, True, "deal")
 
 
-# ------------------------------------------------------------ ponton: equal buy, insurance, even money
+# ------------------------------------------------------------ ponton: buy, insurance, even money
 def test_ponton_pair_against_an_ace_may_insure_for_half_the_stake() -> None:
     """ponton, stake 10: 7C 7D = 14 against the dealer's AC (§6): no stick
     minimum; twist; buy exactly the original 10; split (same rank); insurance
@@ -509,3 +509,64 @@ def test_a_house_dealer_table_between_deals() -> None:
     s = new_game(load_ruleset("casino"), ["Ann"], seed=1)
     assert pending(s) == BetweenDeals("house", 1, False, False)
     assert legal_actions(s) == [START, STACK]
+
+
+# ------------------------------------------------------------ ponton: when even money waits
+def test_a_pontoon_against_a_non_ace_stands_by_itself() -> None:
+    """ponton, AS KD against 9C: no even money (the dealer's card is no ace),
+    so the pontoon stops by itself (§1) and the dealer plays at once: a card
+    for the house, face up.  9C 8D = 17 stops; the pontoon pays 2:1 (§6):
+    Ann +20."""
+    s = dealt("ponton", {"Ann": 10}, ["AS", "9C", "KD"])
+    assert pending(s) == CardNeed("house", 0, True, True, "deal")
+    deal(s, "8D")
+    assert s.balances_units() == {"Ann": 20, "house": -20}
+
+
+def test_split_hands_may_not_insure_and_a_split_pontoon_may_take_even_money() -> None:
+    """ponton, stake 10, KC KD against AC; split (no insurance: it comes
+    before any other word, docs/rules.md): hand 1 KC 9S = 19 has no
+    insurance; hand 2 KD AH is a pontoon on a split hand facing the ace: even
+    money or play on (§6)."""
+    s = dealt("ponton", {"Ann": 10}, ["KC", "AC", "KD"])
+    say(s, "Ann", "split")
+    deal(s, "9S", "AH")
+    assert pending(s) == DecisionNeed("Ann", 1, ("stick", "twist", "buy"))
+    say(s, "Ann", "stick")
+    assert pending(s) == DecisionNeed("Ann", 2, ("stick", "even-money"))
+
+
+def test_a_split_hand_two_is_not_offered_insurance() -> None:
+    """ponton, 7C 7D against AC, split: hand 1 7C 2C, hand 2 7D 3C.  Neither
+    hand may insure (insurance only before any other word, on the seat's
+    one hand)."""
+    s = dealt("ponton", {"Ann": 10}, ["7C", "AC", "7D"])
+    say(s, "Ann", "split")
+    deal(s, "2C", "3C")
+    assert legal_actions(s) == [
+        word("Ann", "stick"), word("Ann", "twist"), word("Ann", "buy", 10, 10), VOID,
+    ]
+    say(s, "Ann", "stick")
+    assert legal_actions(s) == [
+        word("Ann", "stick"), word("Ann", "twist"), word("Ann", "buy", 10, 10), VOID,
+    ]
+
+
+def test_an_insured_first_hand_that_becomes_a_pontoon_takes_no_even_money() -> None:
+    """ponton, KC KD against AC: insurance 5, then split: hand 1 KC AH is a
+    pontoon, but the insured hand cannot also take even money (§6): it stops
+    by itself, and hand 2 (KD 9S) is played."""
+    s = dealt("ponton", {"Ann": 10}, ["KC", "AC", "KD"])
+    say(s, "Ann", "insurance", 5)
+    say(s, "Ann", "split")
+    deal(s, "AH", "9S")
+    assert pending(s) == DecisionNeed("Ann", 2, ("stick", "twist", "buy"))
+
+
+def test_split_aces_take_one_card_each_in_ponton() -> None:
+    """ponton, AS AD against 9C, split: each split ace gets one card only
+    (§6): AS 5C and AD 6C both stop, and the dealer plays."""
+    s = dealt("ponton", {"Ann": 10}, ["AS", "9C", "AD"])
+    say(s, "Ann", "split")
+    deal(s, "5C", "6C")
+    assert pending(s) == CardNeed("house", 0, True, True, "deal")
