@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from controller.rules import (
+    CARDS,
     PRESETS,
     BankDecide,
     CardNeed,
@@ -435,3 +436,22 @@ def test_even_money_shows_the_hand_and_pays_it_while_others_play() -> None:
     ann = s.hand_views()[0]
     assert [(str(c.card), c.face_up) for c in ann.cards] == [("AS", True), ("KD", True)]
     assert (ann.done, ann.net) == (True, 10)
+
+
+def test_a_bust_split_hand_returns_each_of_its_cards_once() -> None:
+    """house, one pack: 8C 8D split (2C to hand 1, 5C to hand 2); hand 1
+    twists 9S (19) and sticks; hand 2 twists KS: 23, bust, its three cards go
+    under the pack at once (§2.5).  Dan stays at 17: hand 1 wins 1, hand 2
+    lost 1.  No pontoon: the rest go to the bottom; the pack again holds each
+    of the 52 cards once."""
+    s = banked("house", ["8C", "9H"], {"Ann": 1}, ["8D", "8H"])
+    say(s, "Ann", "split")
+    deal(s, "2C", "5C")
+    say(s, "Ann", "twist")
+    deal(s, "9S")
+    say(s, "Ann", "stick")
+    say(s, "Ann", "twist")
+    deal(s, "KS")
+    apply(s, BankDecide("stay"))
+    assert s.balances_units() == {"Ann": 0, "Dan": 0}
+    assert len(s.pack) == 52 and s.pack.present() == frozenset(CARDS)

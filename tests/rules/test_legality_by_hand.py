@@ -570,3 +570,113 @@ def test_split_aces_take_one_card_each_in_ponton() -> None:
     say(s, "Ann", "split")
     deal(s, "5C", "6C")
     assert pending(s) == CardNeed("house", 0, True, True, "deal")
+
+
+# ------------------------------------------------------------ made once, shared (docs/rules.md)
+def _same_objects(a: list[LegalAction], b: list[LegalAction]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def test_each_answer_is_worked_out_once_per_state_version() -> None:
+    """docs/rules.md: ``pending`` and ``legal_actions`` are worked out once per
+    state version (cached on the state) and a decision's words and ranges
+    once, shared by both: asked twice, the very same objects come back.  At
+    every kind of need: kitty, between deals, a card, a stake, a shoot bet,
+    a decision, the bank, the end."""
+    from controller.rules.pending import decision_ranges
+
+    s = new_game(PRESETS["shoot"], ["Ann", "Dan"], banker="Dan", seed=1)
+    seen = []
+
+    def check() -> None:
+        need = pending(s)
+        assert pending(s) is need
+        assert _same_objects(legal_actions(s), legal_actions(s))
+        seen.append(type(need).__name__)
+
+    check()  # KittyNeed
+    apply(s, PutKitty(5))
+    check()  # BetweenDeals
+    apply(s, StartDeal())
+    check()  # CardNeed
+    deal(s, "8C", "TD")
+    check()  # StakeNeed
+    apply(s, PlaceStake("Ann", 2))
+    check()  # ShootNeed
+    apply(s, PlaceShoot("Ann", 0))
+    deal(s, "8D", "7D")
+    check()  # DecisionNeed
+    assert decision_ranges(s) is decision_ranges(s)
+    say(s, "Ann", "stick")
+    check()  # BankNeed
+    assert seen == [
+        "KittyNeed", "BetweenDeals", "CardNeed", "StakeNeed", "ShootNeed", "DecisionNeed",
+        "BankNeed",
+    ]
+    over = banked("house", ["TC", "9H"], {"Ann": 2}, ["8C", "8H"], counted_deals=1)
+    say(over, "Ann", "stick")
+    apply(over, BankDecide("stay"))
+    assert pending(over) is pending(over)
+
+
+def test_needs_and_families_are_shared_between_states() -> None:
+    """docs/rules.md: needs and families are immutable values made once and
+    shared between states: two tables at the same point get the very same
+    objects (the cut card, the first card, the stake, the decision, the
+    bank)."""
+    a = new_game(PRESETS["house"], ["Ann", "Dan"], seed=1)
+    b = new_game(PRESETS["house"], ["Ann", "Dan"], seed=2)
+    assert pending(a) is pending(b)  # the cut card for Ann
+    assert _same_objects(legal_actions(a), legal_actions(b))
+    for s in (a, b):
+        deal(s, "KC", "2C")  # Ann banks
+        apply(s, StartDeal())
+    assert pending(a) is pending(b)  # a card for Dan
+    assert _same_objects(legal_actions(a), legal_actions(b))
+    for s in (a, b):
+        deal(s, "TC", "9H")
+    assert pending(a) is pending(b)  # Dan's stake
+    assert _same_objects(legal_actions(a), legal_actions(b))
+    for s in (a, b):
+        apply(s, PlaceStake("Dan", 2))
+        deal(s, "4C", "8H")
+    assert pending(a) is pending(b)  # Dan's decision at 14
+    assert _same_objects(legal_actions(a), legal_actions(b))
+    for s in (a, b):
+        say(s, "Dan", "twist")
+        deal(s, "5C")
+        say(s, "Dan", "stick")  # 19
+    assert pending(a) is pending(b) == BankNeed("Ann", ("draw", "stay"))
+    assert _same_objects(legal_actions(a), legal_actions(b))
+
+
+def test_the_bank_is_named_for_each_banker() -> None:
+    """Two tables at the banker's turn, Dan banking at one and Ann at the
+    other: each need names its own banker."""
+    a = banked("house", ["TC", "9H"], {"Ann": 2}, ["8C", "8H"])
+    b = banked("house", ["TC", "9H"], {"Dan": 2}, ["8C", "8H"], players=("Dan", "Ann"))
+    say(a, "Ann", "stick")
+    say(b, "Dan", "stick")
+    assert (pending(a), pending(b)) == (
+        BankNeed("Dan", ("draw", "stay")), BankNeed("Ann", ("draw", "stay")),
+    )
+
+
+def test_without_even_money_a_pontoon_facing_the_ace_does_not_wait() -> None:
+    """ponton with even_money off (docs/rules.md: a pontoon facing the ace
+    does not wait and cannot insure): AS KD against AC stops by itself and
+    the dealer plays."""
+    s = dealt("ponton", {"Ann": 10}, ["AS", "AC", "KD"], even_money=False)
+    assert pending(s) == CardNeed("house", 0, True, True, "deal")
+
+
+def test_the_seats_insurance_is_the_first_hands_so_a_second_hand_takes_even_money() -> None:
+    """ponton, KC KD against AC: insurance 5 (it belongs to hand 1, docs/rules.md),
+    split: hand 1 KC 9S, hand 2 KD AH, a pontoon, which may take even money
+    (§6: every pontoon hand, split included)."""
+    s = dealt("ponton", {"Ann": 10}, ["KC", "AC", "KD"])
+    say(s, "Ann", "insurance", 5)
+    say(s, "Ann", "split")
+    deal(s, "9S", "AH")
+    say(s, "Ann", "stick")
+    assert pending(s) == DecisionNeed("Ann", 2, ("stick", "even-money"))
