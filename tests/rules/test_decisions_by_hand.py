@@ -20,6 +20,7 @@ from controller.rules import (
     CARDS,
     PRESETS,
     BankDecide,
+    Card,
     CardNeed,
     Decide,
     DecisionNeed,
@@ -29,6 +30,8 @@ from controller.rules import (
     new_game,
     pending,
 )
+from controller.rules.hands import Hand
+from controller.rules.legality import word_range
 
 from .byhand import banked, deal, dealt, say
 
@@ -455,3 +458,34 @@ def test_a_bust_split_hand_returns_each_of_its_cards_once() -> None:
     apply(s, BankDecide("stay"))
     assert s.balances_units() == {"Ann": 0, "Dan": 0}
     assert len(s.pack) == 52 and s.pack.present() == frozenset(CARDS)
+
+
+# ------------------------------------------------------------ hands play never asks about
+def test_the_word_rules_refuse_a_sixth_card_whatever_asks() -> None:
+    """``legality.word_range`` answers for any hand, not only the ones play
+    reaches (a hand stops by itself at five cards, §1, so ``apply`` never
+    asks): with five cards under 21 no twist, buy or double (§2.5, §5: twist
+    "under five cards"; a 5th card is the last); with four, twist is fine."""
+    five = Hand.of([Card.parse(c) for c in ["2C", "2D", "3C", "3D", "4C"]])  # 14
+    four = Hand.of([Card.parse(c) for c in ["2C", "2D", "3C", "3D"]])  # 10
+    for h in (five, four):
+        h.original = h.stake = 2
+    house = house_14()
+    assert house.deal is not None
+    assert word_range(house, house.deal, five, "twist") == "cannot twist a sixth card"
+    assert word_range(house, house.deal, five, "buy") == "cannot buy a sixth card"
+    assert word_range(house, house.deal, four, "twist") is None
+    casino = casino_eleven()
+    assert casino.deal is not None
+    assert word_range(casino, casino.deal, five, "double") == "cannot double a sixth card"
+
+
+def test_the_even_money_rule_refuses_an_insured_first_hand() -> None:
+    """§6: a hand that took insurance cannot take even money.  Play never
+    asks (an insured pontoon stops by itself), the rule still answers: a
+    pontoon AS KD as the seat's insured first hand against AC."""
+    s = ponton_insured()
+    assert s.deal is not None
+    pontoon = Hand.of([Card.parse("AS"), Card.parse("KD")])
+    expected = "cannot take even money on an insured hand"
+    assert word_range(s, s.deal, pontoon, "even-money") == expected
