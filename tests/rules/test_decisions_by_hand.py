@@ -480,12 +480,18 @@ def test_the_word_rules_refuse_a_sixth_card_whatever_asks() -> None:
     assert word_range(casino, casino.deal, five, "double") == "cannot double a sixth card"
 
 
-def test_the_even_money_rule_refuses_an_insured_first_hand() -> None:
-    """§6: a hand that took insurance cannot take even money.  Play never
-    asks (an insured pontoon stops by itself), the rule still answers: a
-    pontoon AS KD as the seat's insured first hand against AC."""
+def test_the_even_money_rule_refuses_an_insured_hand_and_a_dealer_without_ace() -> None:
+    """§6: even money is for a pontoon while the dealer's card is an ace, and
+    a hand that took insurance cannot take it.  Play never asks (such a
+    pontoon stops by itself), the rule still answers: a pontoon AS KD as the
+    seat's insured first hand against AC, then against the dealer's 9C."""
     s = ponton_insured()
     assert s.deal is not None
     pontoon = Hand.of([Card.parse("AS"), Card.parse("KD")])
     expected = "cannot take even money on an insured hand"
+    assert word_range(s, s.deal, pontoon, "even-money") == expected
+    # and against the dealer's 9C (a pontoon there stops by itself, §1)
+    s = ponton_sevens_vs_nine()
+    assert s.deal is not None
+    expected = "can take even money only when the dealer's card is an ace"
     assert word_range(s, s.deal, pontoon, "even-money") == expected
