@@ -10,6 +10,7 @@ the dealer's one card face up in the first round only).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from controller.rules import (
@@ -82,3 +83,13 @@ def dealt(preset: str, stakes: dict[str, int], cards: list[str], **options: Any)
     for p, amount in stakes.items():
         apply(state, PlaceStake(p, amount))
     return deal(state, *cards)
+
+
+def forget_made_answers() -> None:
+    """Empty the engine's shared caches of needs, families and word rules, so
+    a test makes them itself instead of reusing those of earlier tests (a
+    table process starts with them empty)."""
+    made = importlib.import_module("controller.rules.pending")  # the name is also a function
+    made._MADE.clear()
+    made._DEAL_FAMILIES.clear()
+    importlib.import_module("controller.rules.legality")._PAIRS.clear()

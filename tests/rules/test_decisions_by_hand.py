@@ -33,9 +33,15 @@ from controller.rules import (
 from controller.rules.hands import Hand
 from controller.rules.legality import word_range
 
-from .byhand import banked, deal, dealt, say
+from .byhand import banked, deal, dealt, forget_made_answers, say
 
 WORDS = "stick, twist, buy, double, split, shoot, insurance, even-money"
+
+
+@pytest.fixture(autouse=True)
+def _cold_caches() -> None:
+    """Each test makes its needs and families from empty caches (``byhand``)."""
+    forget_made_answers()
 
 
 # ------------------------------------------------------------ the situations

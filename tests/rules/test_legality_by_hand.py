@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from controller.rules import (
     CARDS,
     PRESETS,
@@ -40,7 +42,14 @@ from controller.rules import (
     pending,
 )
 
-from .byhand import VOID, banked, deal, dealt, say, word
+from .byhand import VOID, banked, deal, dealt, forget_made_answers, say, word
+
+
+@pytest.fixture(autouse=True)
+def _cold_caches() -> None:
+    """Each test makes its needs and families from empty caches (``byhand``)."""
+    forget_made_answers()
+
 
 START = LegalAction(StartDeal)
 STACK = LegalAction(StackTop)
