@@ -628,7 +628,7 @@ def test_each_answer_is_worked_out_once_per_state_version() -> None:
     assert pending(over) is pending(over)
 
 
-def test_needs_and_families_are_shared_between_states() -> None:
+def test_needs_and_families_are_made_once_and_shared_between_states() -> None:
     """docs/rules.md: needs and families are immutable values made once and
     shared between states: two tables at the same point get the very same
     objects (the cut card, the first card, the stake, the decision, the
