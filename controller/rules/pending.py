@@ -259,5 +259,7 @@ def _compute_legal(s: State) -> tuple[LegalAction, ...]:
     if s.phase is _DEAL:
         out.append(_VOID)
     elif s.phase is _CUT:
-        out.append(_STACK)
+        assert s.cut is not None
+        if not s.cut["cards"]:  # cards are stacked only before the cut begins (play)
+            out.append(_STACK)
     return tuple(out)

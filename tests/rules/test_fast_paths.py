@@ -134,7 +134,8 @@ def reference_legal(s: GameState) -> list[LegalAction]:
             out.append(LegalAction(SellBank, minimum=0, maximum=None, names=others))
     if s.phase == "deal":
         out.append(LegalAction(VoidDeal))
-    if s.phase == "cut":
+    if s.phase == "cut" and s.cut is not None and not s.cut["cards"]:
+        # cards are stacked only before the cut's first card (apply refuses it after)
         out.append(LegalAction(StackTop))
     return out
 
