@@ -697,3 +697,63 @@ def test_the_bus_goes_on_after_damage_and_has_no_deadline_while_all_are_fail_saf
     assert (bus.bad_frames, bus.crc_errors) == (2, 0)  # two runs of bad COBS
     (reply,) = frames(bus.data_to_send())
     assert reply.header.type == MsgType.HELLO_REPLY
+
+
+# ----------------------------------------------------------------------------- found by mutation
+# (docs/mutation/device.md) expected values from docs/protocol.md: section 3 (PONG
+# status bits, PACK_LOADED of protocol 1.1, NO_SESSION), section 4 (a new session
+# locks the gate, on a device that has one), and the counters a technician reads.
+
+def test_a_pack_loaded_clears_empty_and_no_other_status_bit() -> None:
+    """§3: PACK_LOADED means the shoe is no longer empty; it says nothing of a
+    jam, so the PONG after it carries GATE_LOCKED (the gate starts locked) only."""
+    dev = DeviceCore(shoe_identity(pack_switch=True), RecordingHardware(), boot_id=BOOT)
+    dev.status |= DeviceStatus.EMPTY
+    host = connected(dev)
+    dev.emit_pack_loaded(0.1)
+    dev.data_to_send()
+    got = talk(dev, host, host.frame(MsgType.PING, Ping(9).encode()), 0.2)
+    (pong,) = [Pong.decode(f.body) for f in got if f.header.type == MsgType.PONG]
+    assert DeviceStatus(pong.status) == DeviceStatus.GATE_LOCKED
+
+
+def test_a_shoe_without_the_lid_switch_refuses_to_report_a_pack() -> None:
+    dev = DeviceCore(shoe_identity(pack_switch=False), RecordingHardware(), boot_id=BOOT)
+    with pytest.raises(ValueError) as err:
+        dev.emit_pack_loaded(0.1)
+    assert str(err.value) == "this shoe has no pack switch"
+
+
+def test_frames_sent_outside_a_session_are_counted_with_their_bytes() -> None:
+    """NO_SESSION answers belong to no session but still go on the wire: the
+    counters count each frame and every byte of it."""
+    dev = DeviceCore(shoe_identity(), RecordingHardware(), boot_id=BOOT)
+    host = Host()
+    sent = 0
+    for n in range(3):
+        dev.receive_bytes(host.frame(MsgType.PING, Ping(n).encode()), 0.1 * n)
+        data = dev.data_to_send()
+        sent += len(data)
+    assert dev.counters.frames_sent == 3
+    assert dev.counters.bytes_sent == sent > 0
+
+
+def test_a_panel_never_drives_a_gate_it_does_not_have() -> None:
+    """§4: a new session locks the gate only on a device with a gate."""
+    hw = RecordingHardware()
+    dev = DeviceCore(seat_identity(2), hw, address=2, boot_id=BOOT)
+    connected(dev)
+    assert not any(call[0] == "gate" for call in hw.calls)
+
+
+def test_a_bus_counts_every_crc_error() -> None:
+    panel = DeviceCore(seat_identity(1), RecordingHardware(), address=1, boot_id=BOOT, polled=True)
+    bus = BusEndpoint([panel])
+    frame = encode_frame(Header(1, MsgType.PING, 0, 0, 0), Ping(1).encode())
+    raw = bytearray(cobs.decode(frame[:-1]))
+    raw[-1] ^= 0x40  # one flipped bit in the CRC: well framed, but it no longer matches
+    damaged = cobs.encode(bytes(raw)) + b"\0"
+    bus.receive_bytes(damaged, 0.0)
+    bus.receive_bytes(damaged, 0.1)
+    assert bus.crc_errors == 2
+    assert bus.bad_frames == 0
