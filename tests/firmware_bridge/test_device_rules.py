@@ -757,3 +757,15 @@ def test_a_bus_counts_every_crc_error() -> None:
     bus.receive_bytes(damaged, 0.1)
     assert bus.crc_errors == 2
     assert bus.bad_frames == 0
+
+
+def test_no_session_is_an_empty_frame_with_seq_and_ack_0() -> None:
+    """§2 and the message table: NO_SESSION is "empty", and like HELLO_REPLY it
+    belongs to no session (seq 0, ack 0), even to a host that numbers its frames."""
+    dev, _ = shoe()
+    host = Host()
+    host.seq, host.expected = 5, 9
+    (answer,) = talk(dev, host, host.command(MsgType.SET_GATE, SetGate(False).encode()), 0.1)
+    assert answer.header.type == MsgType.NO_SESSION
+    assert answer.body == b""
+    assert (answer.header.seq, answer.header.ack, answer.header.sequenced) == (0, 0, False)
