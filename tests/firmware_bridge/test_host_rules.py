@@ -922,3 +922,47 @@ def test_a_restarted_host_meeting_a_rebooted_device_at_once_knows_of_no_lost_eve
     up(host, FakeDevice(boot_id=BOOT + 1))
     (link_up,) = [e for e in host.events() if isinstance(e, LinkUp)]
     assert link_up.rebooted and link_up.events_lost == 0
+
+
+# ----------------------------------------------------------------------------- found by mutation
+def test_events_given_up_on_are_counted_and_the_alarm_says_how_many_and_how_long() -> None:
+    """Protocol §5.3: events SYNC_EVENTS announced (7, 8 and 9 after the cursor
+    at 6) that are not resent within CATCH_UP_LIMIT (5 s) are reported lost:
+    three of them, counted as lost, in words a dealer reads."""
+    host = HostSession(resume=EventCursor(BOOT, 5))
+    dev = FakeDevice()
+    up(host, dev, oldest=1, last=9, resend=False)
+    host.receive_bytes(dev.event(6), 0.1)
+    # a PONG keeps the link from timing out while the host waits
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(0, 9, 100, 0).encode()), 4.9)
+    host.tick(4.9)
+    host.tick(CATCH_UP_LIMIT)
+    lost = [e for e in host.events() if isinstance(e, EventsLost)]
+    reason = "3 event(s) the shoe announced were not resent within 5 s"
+    assert lost == [EventsLost(BOOT, 7, 9, reason)]
+    assert host.counters.events_lost == 3
+
+
+def test_an_opening_the_reconnect_cancelled_is_refused_in_plain_words() -> None:
+    host, dev = HostSession(), FakeDevice()
+    handle = host.command(SetGate(False))
+    up(host, dev)
+    failed = [e for e in host.events() if isinstance(e, CommandFailed)]
+    reason = ("the shoe reconnected with its gate locked; "
+              "it is not reopened until the table asks again")
+    assert failed == [CommandFailed(handle, reason)]
+
+
+def test_device_time_maps_to_host_time_through_the_clock_offset() -> None:
+    """§3: offset = (t_ping_sent + t_pong_received) / 2 - uptime; PING at 1.25 s,
+    PONG at 1.26 s saying uptime 1 ms: offset 1.254 s, so device ms 2500 is host
+    time 3.754 s. Before the first PONG there is no offset and no host time."""
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=1.0)
+    assert host.host_time(2500) is None
+    host.tick(1.25)
+    (ping,) = of(sent(host), MsgType.PING)
+    pong = Pong(Ping.decode(ping.body).token, 0, 1, 0)
+    host.receive_bytes(dev.frame(MsgType.PONG, pong.encode()), 1.26)
+    assert host.host_time(2500) == pytest.approx(3.754, abs=1e-9)
+    assert host.host_time(0) == pytest.approx(1.254, abs=1e-9)
