@@ -126,14 +126,20 @@ def test_unplug_and_replug_loses_no_card(tmp_path: Path) -> None:
     run(main())
 
 
-def test_a_reboot_is_reported_the_wanted_state_pushed_again_but_never_an_open_gate() -> None:
+def test_a_reboot_is_reported_the_wanted_state_pushed_again_but_never_an_open_gate(
+    tmp_path: Path,
+) -> None:
     """After a reboot the host pushes its wanted lamps again, but not an open
     gate (docs/protocol.md section 5.4): the rebooted shoe stays locked, and an
     opening asked for while the shoe was away fails with a reason, so the
-    table (which must first hear of the reboot) opens it again itself."""
+    table (which must first hear of the reboot) opens it again itself.
+
+    The shoe is reached through a stable path, as a real one is through
+    /dev/serial/by-id: a replugged pty gets a new /dev/pts number, and the old
+    one may by then belong to another test's device on the other worker."""
 
     async def main() -> None:
-        with DeviceRunner(shoe_core(boot_id=11), PtyPort()) as runner:
+        with DeviceRunner(shoe_core(boot_id=11), PtyPort(str(tmp_path / "shoe"))) as runner:
             async with Shoe.open(runner.url) as shoe:
                 await next_of(shoe, LinkUp)
                 await shoe.set_lights(int(Light.READY))
@@ -161,7 +167,7 @@ def test_a_reboot_is_reported_the_wanted_state_pushed_again_but_never_an_open_ga
     run(main())
 
 
-def test_a_reconnect_to_the_same_boot_does_not_reopen_the_gate_either() -> None:
+def test_a_reconnect_to_the_same_boot_does_not_reopen_the_gate_either(tmp_path: Path) -> None:
     """Same boot, new session (the cable was out): the device starts the new
     session locked, lamps off (docs/protocol.md section 4), and the host does
     not reopen the gate by itself."""
@@ -169,7 +175,8 @@ def test_a_reconnect_to_the_same_boot_does_not_reopen_the_gate_either() -> None:
     hw: RecordingHardware = core.hardware  # type: ignore[assignment]
 
     async def main() -> None:
-        with DeviceRunner(core, PtyPort()) as runner:
+        # a stable path, as in the reboot test above
+        with DeviceRunner(core, PtyPort(str(tmp_path / "shoe"))) as runner:
             async with Shoe.open(runner.url) as shoe:
                 await next_of(shoe, LinkUp)
                 await shoe.set_gate(False)
