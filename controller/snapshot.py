@@ -237,6 +237,9 @@ def build_snapshot(core: TableCore, outputs: Outputs | None = None) -> TableSnap
         "table": core.setup.table,
         "rules": state.rules.preset,
         "phase": cast(Phase, phase),
+        # the options in play, the preset's with the table's overrides: the TV's
+        # sign must show the limits this table plays to, not the preset's
+        "options": state.rules.options(),
         "hold": held,
         "paused": hold is not None,
         "next": next_words(core, phase, need),

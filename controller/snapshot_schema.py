@@ -262,6 +262,9 @@ class Snapshot(TypedDict):
     table: str
     rules: str
     phase: Phase
+    #: every option of the rules in play (docs/rules.md): the preset's values
+    #: with this table's overrides, fractions as numbers
+    options: dict[str, Any]
     hold: Hold | None
     paused: bool
     #: the next physical action, in the words a dealer reads at a glance

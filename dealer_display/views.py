@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from controller.rules import PRESETS, Ruleset
+from controller.rules import PRESETS, Ruleset, RulesetError, ruleset_from_dict
 
 #: the table snapshot (typed in controller/snapshot_schema.py), read as a mapping
 Snapshot = Mapping[str, Any]
@@ -227,6 +227,21 @@ def table_sign(rules: Ruleset) -> dict[str, Any]:
             "ties": ties}
 
 
+def _rules_in_play(snapshot: Snapshot) -> Ruleset | None:
+    """The ruleset the snapshot's table plays: its preset with the options it
+    names (a table may override the preset's limits or payouts, and its sign
+    must say so).  None, and so no sign, for a preset this build does not
+    know or options it cannot read: a sign showing the wrong limits is worse
+    than none."""
+    if str(snapshot.get("rules")) not in PRESETS:
+        return None
+    options = snapshot.get("options")
+    try:
+        return ruleset_from_dict({"preset": snapshot.get("rules"), "options": options or {}})
+    except (RulesetError, TypeError, ValueError):
+        return None
+
+
 def public_view(snapshot: Snapshot) -> View:
     """What the players' screen may show: only what is face up at a real table."""
     deal = snapshot.get("deal") or {}
@@ -257,7 +272,7 @@ def public_view(snapshot: Snapshot) -> View:
             "net": {str(k): _number(v) for k, v in (settlement.get("net") or {}).items()},
             "transfers": transfers(snapshot),
         }
-    preset = PRESETS.get(str(snapshot.get("rules")))
+    rules = _rules_in_play(snapshot)
     last = snapshot.get("last_deal")
     last_deal = None
     if isinstance(last, Mapping):
@@ -293,7 +308,7 @@ def public_view(snapshot: Snapshot) -> View:
         ],
         "game_over": bool(snapshot.get("game_over")),
         "winners": list(snapshot.get("winners") or []),
-        "sign": table_sign(preset) if preset is not None else None,
+        "sign": table_sign(rules) if rules is not None else None,
         "last_deal": last_deal,
     }
     return view

@@ -188,7 +188,9 @@ class Listener:
     """A plain MQTT subscriber (paho, its own thread) that keeps what it receives.
 
     ``messages`` holds ``(topic, payload)`` in arrival order; it resubscribes
-    after every reconnection (the broker may have lost the session).
+    after every reconnection (the broker may have lost the session), and
+    ``subscriptions`` counts the broker's acknowledgements of those, so a test
+    can wait until the listener is back before letting a publisher through.
     """
 
     def __init__(
@@ -200,6 +202,7 @@ class Listener:
         self.messages: list[tuple[str, bytes]] = []
         self.topics = topics
         self.subscribed = threading.Event()
+        self.subscriptions = 0
         self._cond = threading.Condition()
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5
@@ -207,7 +210,7 @@ class Listener:
         self.client.username_pw_set(account.user, account.password)
         self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.on_connect = self._on_connect
-        self.client.on_subscribe = lambda *a: self.subscribed.set()
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_message
         self.client.connect_async("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
@@ -215,6 +218,17 @@ class Listener:
     def _on_connect(self, client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if not reason.is_failure:
             client.subscribe([(t, 1) for t in self.topics])
+
+    def _on_subscribe(self, *_args: Any) -> None:
+        with self._cond:
+            self.subscriptions += 1
+            self._cond.notify_all()
+        self.subscribed.set()
+
+    def wait_subscribed(self, times: int, timeout: float) -> bool:
+        """Until the broker has acknowledged ``times`` subscriptions in all."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.subscriptions >= times, timeout)
 
     def _on_message(self, _c: Any, _u: Any, message: Any) -> None:
         with self._cond:
