@@ -291,3 +291,18 @@ def test_a_hand_that_stood_looks_like_any_hand_with_a_card_face_down() -> None:
 def test_the_dealer_view_of_a_snapshot_without_a_version() -> None:
     view = dealer_view(_table(None))
     assert "version" not in view and view["payouts"] == []
+
+
+# ------------------------------------------------------------------- the last deal on the TV
+def test_the_public_view_carries_the_last_deals_number_void_flag_and_nets() -> None:
+    """The finished deal's nets were announced at its settlement, so the TV
+    may keep showing them: deal 3 voided (nets 0), then deal 4 with Ann up
+    5/2 units (2.5 on the screen, as every amount) and Bob down 3."""
+    voided = public_view(_table(None, last_deal={"number": 3, "void": True, "net": {}}))
+    assert voided["last_deal"] == {"number": 3, "void": True, "net": {}}
+    played = public_view(
+        _table(None, last_deal={"number": 4, "void": False, "net": {"Ann": "5/2", "Bob": -3}})
+    )
+    assert played["last_deal"] == {"number": 4, "void": False, "net": {"Ann": 2.5, "Bob": -3}}
+    # before any deal has finished there is none (null, not an empty text)
+    assert public_view(_table(None))["last_deal"] is None
