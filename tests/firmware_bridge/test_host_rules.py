@@ -1094,3 +1094,42 @@ def test_events_given_up_on_add_to_those_already_lost() -> None:
         EventsLost(BOOT, 7, 9, "3 event(s) the shoe announced were not resent within 5 s"),
     ]
     assert host.counters.events_lost == 4
+
+
+def test_the_clock_offset_forgets_pongs_older_than_the_last_eight() -> None:
+    """§3 keeps the estimate of the fastest *recent* round trip; the session
+    keeps the last ``clock_samples`` = 8 PONGs (a device clock drifting by
+    0.1 % makes an old sample stale).  Up at 0 s, PING k goes at 0.25·k s and
+    its PONG comes back rtt_k later saying uptime 250·k ms, so its offset is
+    (0.25k + 0.25k + rtt_k) / 2 - 0.25k = rtt_k / 2.  rtt_1 = 0.002 s (offset
+    0.001), rtt_5 = 0.004 s (offset 0.002), every other 0.01 s (offset
+    0.005).  After 8 PONGs the fastest is PONG 1: 0.001 s; the 9th pushes
+    PONG 1 out, and the fastest of PONGs 2..9 is PONG 5: 0.002 s."""
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=0.0)
+    rtts = {1: 0.002, 5: 0.004}
+    for k in range(1, 10):
+        host.tick(0.25 * k)
+        (ping,) = of(sent(host), MsgType.PING)
+        pong = Pong(Ping.decode(ping.body).token, 0, 250 * k, 0)
+        host.receive_bytes(dev.frame(MsgType.PONG, pong.encode()), 0.25 * k + rtts.get(k, 0.01))
+        if k == 8:
+            assert host.clock_offset == pytest.approx(0.001, abs=1e-9)
+    assert host.clock_offset == pytest.approx(0.002, abs=1e-9)
+
+
+def test_a_dispense_asked_before_the_first_connection_goes_when_the_shoe_answers() -> None:
+    """§5.4: after the HELLO_REPLY the host sends SYNC_EVENTS, then what waited.
+    A dispense asked before this host ever reached the shoe waited for no
+    earlier boot, so it is no card a restart could have forgotten: it is sent
+    (SYNC_EVENTS, then DISPENSE) and its RESULT OK answers its handle,
+    "done" (section 3: code 0 OK)."""
+    host, dev = HostSession(), FakeDevice()
+    handle = host.command(Dispense(0))
+    frames = up(host, dev)
+    assert [f.header.type for f in frames if f.header.sequenced] == [
+        MsgType.SYNC_EVENTS, MsgType.DISPENSE]
+    assert [e for e in host.events() if isinstance(e, CommandFailed)] == []
+    (card,) = of(frames, MsgType.DISPENSE)
+    host.receive_bytes(dev.result(card.header.seq, MsgType.DISPENSE), 0.1)
+    assert host.events() == [CommandDone(handle, ResultCode.OK, "done")]
