@@ -1133,3 +1133,21 @@ def test_a_dispense_asked_before_the_first_connection_goes_when_the_shoe_answers
     (card,) = of(frames, MsgType.DISPENSE)
     host.receive_bytes(dev.result(card.header.seq, MsgType.DISPENSE), 0.1)
     assert host.events() == [CommandDone(handle, ResultCode.OK, "done")]
+
+
+def test_a_panels_clock_offset_comes_from_the_pings_of_its_bus_turns() -> None:
+    """§8: on the bus the polls are the PINGs (section 9), so a panel's PONGs
+    give clock samples too (§3: offset = (t_ping_sent + t_pong_received) / 2
+    - uptime).  The turn's PING at 0.03 s, its PONG at 0.034 s saying uptime
+    20 ms: offset 0.032 - 0.020 = 0.012 s; device time 1000 ms is host time
+    1.012 s."""
+    host = HostSession(address=3, polled=True, expect_kind=DeviceKind.SEAT_PANEL)
+    dev = FakeDevice(kind=DeviceKind.SEAT_PANEL, address=3)
+    bus_up(host, dev)
+    assert host.clock_offset is None
+    ping = one(host.turn(0.03))
+    assert ping.header.type == MsgType.PING
+    pong = Pong(Ping.decode(ping.body).token, 0, 20, 0)
+    host.receive_frame(one(dev.frame(MsgType.PONG, pong.encode())), 0.034)
+    assert host.clock_offset == pytest.approx(0.012, abs=1e-9)
+    assert host.host_time(1000) == pytest.approx(1.012, abs=1e-9)
