@@ -966,3 +966,188 @@ def test_device_time_maps_to_host_time_through_the_clock_offset() -> None:
     host.receive_bytes(dev.frame(MsgType.PONG, pong.encode()), 1.26)
     assert host.host_time(2500) == pytest.approx(3.754, abs=1e-9)
     assert host.host_time(0) == pytest.approx(1.254, abs=1e-9)
+
+
+# ----------------------------------------------------------------------------- gaps mutation found
+def one(data: bytes) -> Frame:
+    """The one frame in ``data`` (a bus turn or reply is a single frame)."""
+    (frame,) = FrameDecoder().feed(data)
+    assert isinstance(frame, Frame)
+    return frame
+
+
+def bus_up(host: HostSession, dev: FakeDevice) -> None:
+    """A polled session through its bus turns, frames handed to
+    ``receive_frame`` one by one as the bus driver does: HELLO, HELLO_REPLY,
+    SYNC_EVENTS and its RESULT (the device holds no event: oldest 1, last 0)."""
+    host.connection_made(0.0)
+    nonce = Hello.decode(one(host.turn(0.0)).body).nonce
+    host.receive_frame(one(dev.hello_reply(nonce)), 0.001)
+    sync = one(host.turn(0.01))
+    assert sync.header.type == MsgType.SYNC_EVENTS
+    dev.take([sync])
+    host.receive_frame(one(dev.result(sync.header.seq, MsgType.SYNC_EVENTS,
+                                      data=SyncResult(1, 0).encode())), 0.011)
+    assert host.is_up
+
+
+def test_on_the_bus_every_frame_counts_once_no_session_too() -> None:
+    """On the bus the driver hands each reply to ``receive_frame`` itself.
+    ``frames_received`` counts every frame from the panel once: the PONG
+    answering a turn's PING is one more, and the NO_SESSION answering the
+    next turn (section 4: a device without a session answers NO_SESSION to
+    anything but HELLO) one more again, though it belongs to no session and
+    takes the link down: before + 1, then before + 2.  The words are the
+    session's own for a lost session, with the kind the panel gave."""
+    host = HostSession(address=4, polled=True, expect_kind=DeviceKind.SEAT_PANEL)
+    dev = FakeDevice(kind=DeviceKind.SEAT_PANEL, address=4)
+    bus_up(host, dev)
+    host.events()
+    before = host.counters.frames_received
+    ping = one(host.turn(0.03))
+    assert ping.header.type == MsgType.PING
+    pong = Pong(Ping.decode(ping.body).token, 0, 30, 0)
+    host.receive_frame(one(dev.frame(MsgType.PONG, pong.encode())), 0.032)
+    assert host.counters.frames_received == before + 1
+    host.turn(0.05)
+    host.receive_frame(one(dev.frame(MsgType.NO_SESSION)), 0.052)
+    assert host.counters.frames_received == before + 2
+    assert host.events() == [
+        LinkDown("the seat panel has lost the session (it restarted or reset)")
+    ]
+    assert host.state is State.HELLO
+
+
+def test_a_panel_press_carries_the_panels_address() -> None:
+    """The dealer panel sits at address 15 (section 2: 0x0F the dealer panel);
+    its press of NEXT (section 7: button code 14, the dealer's) sent as event
+    1, kind 2 BUTTON with arg 14 (section 3), at device time 1234 ms is
+    ``ButtonPressed(button=14, event_no=1, device_ms=1234, boot_id=BOOT,
+    address=15)``: the address says whose press it was."""
+    host = HostSession(address=15, polled=True, expect_kind=DeviceKind.DEALER_PANEL)
+    dev = FakeDevice(kind=DeviceKind.DEALER_PANEL, address=15)
+    bus_up(host, dev)
+    host.events()
+    host.turn(0.03)
+    host.receive_frame(one(dev.event(1, kind=2, arg=14, ms=1234)), 0.032)
+    assert host.events() == [ButtonPressed(14, 1, 1234, BOOT, 15)]
+
+
+def test_the_clock_offset_comes_from_the_fastest_round_trip() -> None:
+    """§3: offset = (t_ping_sent + t_pong_received) / 2 - uptime, keeping the
+    estimate of the fastest recent round trip.  Up at 1.0 s, PINGs go at
+    1.25, 1.5 and 1.75 s (every 250 ms); the PONGs:
+
+    * at 1.29 s, uptime 1000 ms: round trip 0.04 s, offset 1.27 - 1.0 = 0.27 s
+    * at 1.51 s, uptime 1250 ms: round trip 0.01 s, offset 1.505 - 1.25 = 0.255 s
+    * at 1.78 s, uptime 1500 ms: round trip 0.03 s, offset 1.765 - 1.5 = 0.265 s
+
+    The fastest is the second (neither the first nor the newest): offset
+    0.255 s, so device time 2000 ms is host time 2.255 s."""
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=1.0)
+    for ping_at, pong_at, uptime_ms in ((1.25, 1.29, 1000), (1.5, 1.51, 1250),
+                                        (1.75, 1.78, 1500)):
+        host.tick(ping_at)
+        (ping,) = of(sent(host), MsgType.PING)
+        pong = Pong(Ping.decode(ping.body).token, 0, uptime_ms, 0)
+        host.receive_bytes(dev.frame(MsgType.PONG, pong.encode()), pong_at)
+    assert host.clock_offset == pytest.approx(0.255, abs=1e-9)
+    assert host.host_time(2000) == pytest.approx(2.255, abs=1e-9)
+
+
+def test_event_numbers_that_went_back_are_lost_events_of_the_cursors_boot() -> None:
+    """§5.3: a host that resumes after event 9 of BOOT and reads, in the RESULT
+    of SYNC_EVENTS, last_event_no 4 (same boot) raises the alarm that the
+    shoe's event numbers went back, for events 5..9 of BOOT, and moves its
+    cursor to 4, so the device's next event, 5, is delivered."""
+    host = HostSession(resume=EventCursor(BOOT, 9))
+    dev = FakeDevice()
+    dev.last_event_no = 4
+    up(host, dev, oldest=1, last=4)
+    lost = [e for e in host.events() if isinstance(e, EventsLost)]
+    reason = "the shoe's event numbers went back from 9 to 4: check the cards on the table"
+    assert lost == [EventsLost(BOOT, 5, 9, reason)]
+    assert host.cursor == EventCursor(BOOT, 4)
+    host.receive_bytes(dev.event(5, ms=50), 0.1)
+    assert host.events() == [CardOut(5, 50, BOOT)]
+
+
+def test_events_given_up_on_add_to_those_already_lost() -> None:
+    """§5.3: the host resumes after event 5; the RESULT of SYNC_EVENTS says
+    oldest 7, last 9.  Event 6 left the device's log: 1 lost at once.  7..9
+    were announced but never resent: after CATCH_UP_LIMIT (5 s) 3 more are
+    lost, so the counter reads 1 + 3 = 4, and the two alarms name 6..6 and
+    7..9 of BOOT in the session's own words."""
+    host = HostSession(resume=EventCursor(BOOT, 5))
+    dev = FakeDevice()
+    up(host, dev, oldest=7, last=9, resend=False)
+    assert host.counters.events_lost == 1
+    # a PONG keeps the link from timing out while the host waits
+    host.receive_bytes(dev.frame(MsgType.PONG, Pong(0, 9, 100, 0).encode()), 4.9)
+    host.tick(4.9)
+    host.tick(CATCH_UP_LIMIT)
+    assert host.is_up
+    lost = [e for e in host.events() if isinstance(e, EventsLost)]
+    assert lost == [
+        EventsLost(BOOT, 6, 6, "1 event(s) left the shoe's memory before they were sent"),
+        EventsLost(BOOT, 7, 9, "3 event(s) the shoe announced were not resent within 5 s"),
+    ]
+    assert host.counters.events_lost == 4
+
+
+def test_the_clock_offset_forgets_pongs_older_than_the_last_eight() -> None:
+    """§3 keeps the estimate of the fastest *recent* round trip; the session
+    keeps the last ``clock_samples`` = 8 PONGs (a device clock drifting by
+    0.1 % makes an old sample stale).  Up at 0 s, PING k goes at 0.25·k s and
+    its PONG comes back rtt_k later saying uptime 250·k ms, so its offset is
+    (0.25k + 0.25k + rtt_k) / 2 - 0.25k = rtt_k / 2.  rtt_1 = 0.002 s (offset
+    0.001), rtt_5 = 0.004 s (offset 0.002), every other 0.01 s (offset
+    0.005).  After 8 PONGs the fastest is PONG 1: 0.001 s; the 9th pushes
+    PONG 1 out, and the fastest of PONGs 2..9 is PONG 5: 0.002 s."""
+    host, dev = HostSession(), FakeDevice()
+    up(host, dev, now=0.0)
+    rtts = {1: 0.002, 5: 0.004}
+    for k in range(1, 10):
+        host.tick(0.25 * k)
+        (ping,) = of(sent(host), MsgType.PING)
+        pong = Pong(Ping.decode(ping.body).token, 0, 250 * k, 0)
+        host.receive_bytes(dev.frame(MsgType.PONG, pong.encode()), 0.25 * k + rtts.get(k, 0.01))
+        if k == 8:
+            assert host.clock_offset == pytest.approx(0.001, abs=1e-9)
+    assert host.clock_offset == pytest.approx(0.002, abs=1e-9)
+
+
+def test_a_dispense_asked_before_the_first_connection_goes_when_the_shoe_answers() -> None:
+    """§5.4: after the HELLO_REPLY the host sends SYNC_EVENTS, then what waited.
+    A dispense asked before this host ever reached the shoe waited for no
+    earlier boot, so it is no card a restart could have forgotten: it is sent
+    (SYNC_EVENTS, then DISPENSE) and its RESULT OK answers its handle,
+    "done" (section 3: code 0 OK)."""
+    host, dev = HostSession(), FakeDevice()
+    handle = host.command(Dispense(0))
+    frames = up(host, dev)
+    assert [f.header.type for f in frames if f.header.sequenced] == [
+        MsgType.SYNC_EVENTS, MsgType.DISPENSE]
+    assert [e for e in host.events() if isinstance(e, CommandFailed)] == []
+    (card,) = of(frames, MsgType.DISPENSE)
+    host.receive_bytes(dev.result(card.header.seq, MsgType.DISPENSE), 0.1)
+    assert host.events() == [CommandDone(handle, ResultCode.OK, "done")]
+
+
+def test_a_panels_clock_offset_comes_from_the_pings_of_its_bus_turns() -> None:
+    """§8: on the bus the polls are the PINGs (section 9), so a panel's PONGs
+    give clock samples too (§3: offset = (t_ping_sent + t_pong_received) / 2
+    - uptime).  The turn's PING at 0.03 s, its PONG at 0.034 s saying uptime
+    20 ms: offset 0.032 - 0.020 = 0.012 s; device time 1000 ms is host time
+    1.012 s."""
+    host = HostSession(address=3, polled=True, expect_kind=DeviceKind.SEAT_PANEL)
+    dev = FakeDevice(kind=DeviceKind.SEAT_PANEL, address=3)
+    bus_up(host, dev)
+    assert host.clock_offset is None
+    ping = one(host.turn(0.03))
+    assert ping.header.type == MsgType.PING
+    pong = Pong(Ping.decode(ping.body).token, 0, 20, 0)
+    host.receive_frame(one(dev.frame(MsgType.PONG, pong.encode())), 0.034)
+    assert host.clock_offset == pytest.approx(0.012, abs=1e-9)
+    assert host.host_time(1000) == pytest.approx(1.012, abs=1e-9)
