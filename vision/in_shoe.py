@@ -154,28 +154,39 @@ class InShoeReader:
 
     def _corners(self, frame: npt.NDArray[np.uint8], pose: Pose) -> Iterator[IndexGlyphs | None]:
         """The visible end's index corners, lazily: its left one (the common
-        layout's), then its right one only when the left shows no index."""
+        layout's), then its right one only when the left shows no index.  A
+        corner whose index runs into what lies outside the window (painted as
+        paper) is cut, not read: a club whose lower lobes are outside looks like
+        a spade, a pip cut to its top like a suit sign (raises ``_Partial`` when
+        nothing else was read)."""
         found = False
         partial = False
+        read = False
         for corner in (0, 2):
             if corner == 2 and found:
-                return
-            patch = self._patch(frame, pose, corner)
-            if patch is None:
+                break
+            cut = self._patch(frame, pose, corner)
+            if cut is None:
                 partial = True
                 continue
+            patch, inside = cut
             g = read_corner(patch, corner)
             found = found or g is not None
+            if g is not None and inside is not None and _runs_outside(g, inside):
+                partial = True
+                continue
+            read = read or g is not None
             yield g
-        if partial and not found:
+        if partial and not read:
             raise _Partial
 
     def _patch(
         self, frame: npt.NDArray[np.uint8], pose: Pose, corner: int
-    ) -> npt.NDArray[np.uint8] | None:
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None] | None:
         """The upright index patch of ``corner`` (0: left, 2: right of the
-        visible end) with what lies outside the window painted as paper; None
-        when the index area is not wholly in view."""
+        visible end) with what lies outside the window painted as paper, and
+        where the window is in it (1 inside; None: all of it); None when the
+        index area is not wholly in view."""
         h = cv2.getPerspectiveTransform(_CANON, pose.quad).astype(np.float64)
         m = h @ _TO_RIGHT if corner == 2 else h
         patch = np.asarray(
@@ -203,7 +214,7 @@ class InShoeReader:
             and corners[:, 1].min() >= y0
             and corners[:, 1].max() <= y1
         ):
-            return patch  # all of the patch is in the window
+            return patch, None  # all of the patch is in the window
         win = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
         pts = cv2.perspectiveTransform(win, np.linalg.inv(m))[0]
         inside = np.zeros((CROP_H, CROP_W), np.uint8)
@@ -221,7 +232,7 @@ class InShoeReader:
         brighter = cv2.bitwise_and(inside, (grey > level).astype(np.uint8))
         b, g, r, _ = cv2.mean(patch, mask=brighter)
         patch[inside == 0] = (round(b), round(g), round(r))
-        return patch
+        return patch, inside
 
     # -- a pass --------------------------------------------------------------------
     def fusion(self) -> PassFusion:
@@ -261,6 +272,17 @@ def looks_in_shoe(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SH
     floor = max(float(b.mean()) for b in bands)
     window = float(grey[y0 + 4 : y1 - 4 : 4, x0 + 4 : x1 - 4 : 4].mean())
     return floor < 30.0 and window > 1.5 * floor + 8.0
+
+
+def _runs_outside(g: IndexGlyphs, inside: npt.NDArray[np.uint8]) -> bool:
+    """Whether the index's box, one pixel wider all round, reaches the part of
+    the patch outside the window (``inside`` 0): its ink may go on there."""
+    if g.box is None:
+        return False
+    x0, y0, x1, y1 = g.box
+    h, w = inside.shape
+    area = inside[max(y0 - 1, 0) : min(y1 + 1, h), max(x0 - 1, 0) : min(x1 + 1, w)]
+    return bool(area.size) and int(area.min()) == 0
 
 
 class _Partial(Exception):
