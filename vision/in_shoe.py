@@ -9,7 +9,9 @@ patch the overhead reader cuts, paint what lies outside the window as paper,
 and read it with the overhead reader's own corner reading, classifier, colour
 check and 6-or-9 check (``Recognizer.decide``).  A frame answers a card only
 when that frame alone is sure; a frame of the card's middle, of the empty
-window, or of an index corner only partly in view answers None with a reason.
+window, or of an index corner only partly in view (or whose glyphs run into
+the part of the patch outside the window: a cut glyph) answers None with a
+reason.
 
 A pass (:meth:`InShoeReader.read_pass`, :class:`PassFusion`): every frame's
 per-card evidence (both corners of the pass, leading and trailing, over every

@@ -13,6 +13,12 @@ up, is then the overhead reader's top-left corner patch, turned upright by
 construction.  Orientation is thus decided by the card's edges before any
 glyph is looked at (an index's top always faces its nearer short edge).
 
+The long sides are placed together (:func:`side_intercept`): they are square
+to the visible end edge and the card's width apart, so every side sample, left
+or right, estimates the same one number, and the sides go where most samples
+agree among the places the guides' play allows.  A side out of the window, or
+an LED's glare lighting the roof beside a side, leaves the rest to decide.
+
 Everything is measured on a quarter-resolution view of the max channel (paper
 is bright in every channel, red ink too; the roof is dark): an edge is a
 *sharp* step from paper to roof, which the LEDs' glare spots (smooth, several
