@@ -38,7 +38,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.evidence import FrameFusion, margin, reason_code, top_guesses
+from vision.cards import CARD_CODES
+from vision.evidence import FrameFusion, FusedDecision, margin, reason_code, top_guesses
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
@@ -52,7 +53,11 @@ from vision.recognizer import Reading, Recognizer
 #: the passes left unsure were the same from 4 to 8 (2.1 %), 4.6 % at 20;
 #: the largest margin that cost nothing was taken.
 PASS_MARGIN = 8.0
-#: frames showing an index a pass needs before it is named
+#: frames showing an index a pass needs before it is named; and frames whose
+#: own evidence puts the named card first (witnesses): the sum may not rest on
+#: one frame, since one frame can be wrong (the table, stopping as soon as the
+#: card is decided, named an 8D a 3D on a frame that read 3D and a second
+#: that leaned, weakly, to 9D)
 PASS_MIN_FRAMES = 2
 #: at most this many frames are read for one pass (a slow slide at 300 mm/s
 #: and 120 fps is 55 frames)
@@ -305,6 +310,8 @@ class PassFusion:
         self.seen_card = False
         self.empty_after = 0
         self.readings: list[Reading] = []
+        #: per card, the frames whose own evidence put it first
+        self.witnesses: dict[str, int] = {}
 
     @property
     def over(self) -> bool:
@@ -338,12 +345,27 @@ class PassFusion:
         # every frame of one pass is the same card: no "swapped card" restart
         self._fusion.accepted = set()
         self._fusion.push(reading)
+        first = CARD_CODES[int(np.argmax(reading.evidence))]
+        self.witnesses[first] = self.witnesses.get(first, 0) + 1
+
+    def _decide(self, *, final: bool) -> FusedDecision:
+        """The fused decision, a card only when at least ``PASS_MIN_FRAMES``
+        frames put it first on their own."""
+        d = self._fusion.decide(final=final)
+        if d.card is None or self.witnesses.get(d.card, 0) >= PASS_MIN_FRAMES:
+            return d
+        total = self._fusion.total
+        return FusedDecision(
+            None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
+        )
 
     def ready(self) -> bool:
-        return self._fusion.ready()
+        return self._fusion.used >= self._fusion.min_frames and (
+            self._decide(final=False).card is not None
+        )
 
     def result(self) -> PassReading:
-        d = self._fusion.decide(final=True)
+        d = self._decide(final=True)
         reason = d.reason
         if d.card is None and self._fusion.used == 0:
             reason = _why_nothing(self.readings)

@@ -1,7 +1,8 @@
 """The in-shoe reader's sixth pass: the card's sides placed from both sides'
-samples at once (``vision.in_shoe_pose.side_intercept``), and an index cut by
-the window's edge left unread (``vision.in_shoe._runs_outside``,
-``IndexGlyphs.box``).  Every expected value is worked out by hand in the test's
+samples at once (``vision.in_shoe_pose.side_intercept``), an index cut by the
+window's edge left unread (``vision.in_shoe._runs_outside``,
+``IndexGlyphs.box``), and a pass named only when two frames put its card
+first (``PassFusion``).  Every expected value is worked out by hand in the test's
 docstring from the drawn geometry, never taken from a reading."""
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.in_shoe import _runs_outside
+from vision.cards import CARD_CODES
+from vision.in_shoe import InShoeReader, PassFusion, _runs_outside
 from vision.in_shoe_pose import STEP, Pose, find_pose, side_intercept
 from vision.index import read_corner, read_patch
+from vision.recognizer import Reading
 
 
 def _centre(d: float) -> float:
@@ -132,3 +135,30 @@ def test_the_drawn_frame_is_drawn_as_described() -> None:
     assert grey[199, 300] == 25 and grey[200, 300] == 200
     assert grey[300, 69] == 25 and grey[300, 70] == 200
     assert grey[400, 60] == 200 and grey[400, 169] == 30 and grey[400, 170] == 200
+
+
+def _frame(scores: dict[str, float]) -> Reading:
+    """A frame's reading with evidence -10 nats for every card but ``scores``."""
+    ev = np.full(len(CARD_CODES), -10.0)
+    for card, v in scores.items():
+        ev[CARD_CODES.index(card)] = v
+    return Reading(None, 0.0, "rank ambiguous", evidence=ev)
+
+
+def test_a_pass_is_not_named_on_the_word_of_one_frame() -> None:
+    """Frame 1 puts 3D first (0 against -10 for every other card); frame 2
+    puts 9D first (0) with 3D just behind (-1).  Summed: 3D -1, 9D -10, every
+    other card -20: 3D leads by 9 nats, over the pass margin of 8, on two
+    frames showing an index, yet only one frame put 3D first: not named (not
+    even early, as the table reads), with 3D as the first guess.  A third
+    frame putting 3D first (sum: 3D -1, 9D -20) makes two witnesses: named."""
+    fusion = PassFusion(InShoeReader())
+    fusion.add(_frame({"3D": 0.0}))
+    fusion.add(_frame({"9D": 0.0, "3D": -1.0}))
+    assert not fusion.ready()
+    res = fusion.result()
+    assert res.card is None and res.code == "low_confidence" and res.used == 2
+    assert res.guesses[0][0] == "3D"
+    fusion.add(_frame({"3D": 0.0}))
+    assert fusion.ready()
+    assert fusion.result().card == "3D"
