@@ -17,7 +17,8 @@ A pass (:meth:`InShoeReader.read_pass`, :class:`PassFusion`): every frame's
 per-card evidence (both corners of the pass, leading and trailing, over every
 frame that showed one) is summed, and the card is named when it leads the
 runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
-``benchmarks/in_shoe_bench.py --sweep``).
+``benchmarks/in_shoe_bench.py --sweep``) and at least two frames put it first
+on their own (one frame's word is not enough).
 
 Example::
 
