@@ -3,6 +3,8 @@ pass names a wrong card or none, how often a single frame names a wrong card,
 and what a frame costs.
 
     .venv/bin/python benchmarks/in_shoe_bench.py --sweep          # validation designs
+    .venv/bin/python benchmarks/in_shoe_bench.py --profile        # with each design's profile
+    .venv/bin/python benchmarks/in_shoe_bench.py --why            # why each unsure pass is
     .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
 
 For each design and preset (``normal`` and ``hard`` of
@@ -10,7 +12,10 @@ For each design and preset (``normal`` and ``hard`` of
 its standard cards are rendered by the simulated in-shoe camera (either end
 leading, speed, sideways play and turn drawn per pass; the shoe's light,
 glare, dust and encoder per design and preset) and every frame is read once
-by the generic reader (no deck profile), on one OpenCV thread.  The expected
+by the generic reader (no deck profile; ``--profile``: with the design's own
+profile, calibrated from its clean faces and cached exactly as the table's
+simulations read, ``hardware_sim.camera.profile_cache.deck_profile``), on one
+OpenCV thread.  The expected
 card of each pass is the renderer's input.  The readings are then fused per
 pass (``PassFusion``) at the shipped margins, or at every margin of the sweep.
 
@@ -42,6 +47,7 @@ from vision_split import HELD_OUT, standard_codes  # noqa: E402
 from hardware_sim.camera.in_shoe import InShoeRenderer  # noqa: E402
 from vision.evidence import margin  # noqa: E402
 from vision.in_shoe import FRAME_MARGIN, PASS_MARGIN, InShoeReader, PassFusion  # noqa: E402
+from vision.in_shoe_pose import EMPTY  # noqa: E402
 from vision.recognizer import Reading  # noqa: E402
 
 VALIDATION = ("builtin:modern", "builtin:duplex", "tango", "plastic", "anglo")
@@ -60,11 +66,31 @@ class Pass:
     readings: list[Reading]
 
 
-def collect(designs: tuple[str, ...], passes: int, seed: int) -> tuple[list[Pass], list[float]]:
-    reader = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
+def profile_reader(design: str) -> InShoeReader | None:
+    """The in-shoe reader with ``design``'s calibrated profile, as the table's
+    simulations make it (``camera_profile``: "builtin:classic" is "builtin"),
+    giving raw readings; None when the design's calibration is refused."""
+    from hardware_sim.camera.profile_cache import deck_profile
+    from vision.profile import ProfileError
+
+    try:
+        prof = deck_profile("builtin" if design == "builtin:classic" else design)
+    except ProfileError as exc:
+        print(f"  {design}: calibration refused ({exc}); left out", file=sys.stderr)
+        return None
+    return InShoeReader(prof, frame_margin=0.0)
+
+
+def collect(
+    designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False
+) -> tuple[list[Pass], list[float]]:
+    generic = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
     out: list[Pass] = []
     cpu: list[float] = []
     for d_i, design in enumerate(designs):
+        reader = profile_reader(design) if profile else generic
+        if reader is None:
+            continue
         codes = standard_codes(design)
         for p_i, preset in enumerate(PRESETS):
             rng = np.random.default_rng((seed, d_i, p_i))
@@ -137,6 +163,28 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         print("    " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
 
 
+def why(passes: list[Pass], pass_margin: float) -> None:
+    """One line per pass left unsure (or wrong): how many of its frames showed
+    an index, the fused guesses, and what its other frames answered."""
+    for p in passes:
+        reader = InShoeReader.__new__(InShoeReader)
+        reader.margin = pass_margin
+        fusion = PassFusion(reader)
+        for r in p.readings:
+            fusion.add(r)
+        res = fusion.result()
+        if res.card == p.code:
+            continue
+        said = Counter(r.code or "read" for r in p.readings if r.reason != EMPTY)
+        guesses = " ".join(f"{c} {q:.2f}" for c, q in res.guesses)
+        print(
+            f"    {p.design} {p.preset} {p.code} ({p.lead} leading): "
+            f"{'WRONG ' + str(res.card) if res.card else 'unsure'}, index read in "
+            f"{res.used} frames, guesses {guesses or '-'}; frames: "
+            + ", ".join(f"{k} {v}" for k, v in said.most_common())
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passes", type=int, default=52, help="passes per design and preset")
@@ -144,6 +192,12 @@ def main() -> None:
     ap.add_argument("--designs", help="comma-separated (default: the validation designs)")
     ap.add_argument("--held-out", action="store_true", help="the held-out designs (once)")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="read with each design's calibrated deck profile (as the table's simulations)",
+    )
+    ap.add_argument("--why", action="store_true", help="list the unsure passes and their frames")
     ap.add_argument(
         "--collect-only",
         action="store_true",
@@ -157,13 +211,14 @@ def main() -> None:
     )
     print(
         f"designs: {', '.join(designs)}; presets {', '.join(PRESETS)}; "
-        f"{args.passes} passes each, seed {args.seed}"
+        f"{args.passes} passes each, seed {args.seed}; "
+        f"{'deck profile per design' if args.profile else 'generic (no profile)'}"
     )
     if args.cache and Path(args.cache).exists():
         with open(args.cache, "rb") as fh:
             passes, cpu = pickle.load(fh)
     else:
-        passes, cpu = collect(designs, args.passes, args.seed)
+        passes, cpu = collect(designs, args.passes, args.seed, profile=args.profile)
         if args.cache:
             with open(args.cache, "wb") as fh:
                 pickle.dump((passes, cpu), fh)
@@ -188,6 +243,8 @@ def main() -> None:
             f"{preset} (shipped margins)",
         )
     report(passes, PASS_MARGIN, FRAME_MARGIN, "all (shipped margins)")
+    if args.why:
+        why(passes, PASS_MARGIN)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,16 @@ patch the overhead reader cuts, paint what lies outside the window as paper,
 and read it with the overhead reader's own corner reading, classifier, colour
 check and 6-or-9 check (``Recognizer.decide``).  A frame answers a card only
 when that frame alone is sure; a frame of the card's middle, of the empty
-window, or of an index corner only partly in view answers None with a reason.
+window, or of an index corner only partly in view (or whose glyphs run into
+the part of the patch outside the window: a cut glyph) answers None with a
+reason.
 
 A pass (:meth:`InShoeReader.read_pass`, :class:`PassFusion`): every frame's
 per-card evidence (both corners of the pass, leading and trailing, over every
 frame that showed one) is summed, and the card is named when it leads the
 runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
-``benchmarks/in_shoe_bench.py --sweep``).
+``benchmarks/in_shoe_bench.py --sweep``) and at least two frames put it first
+on their own (one frame's word is not enough).
 
 Example::
 
@@ -36,7 +39,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.evidence import FrameFusion, margin, reason_code, top_guesses
+from vision.cards import CARD_CODES
+from vision.evidence import FrameFusion, FusedDecision, margin, reason_code, top_guesses
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
@@ -50,7 +54,11 @@ from vision.recognizer import Reading, Recognizer
 #: the passes left unsure were the same from 4 to 8 (2.1 %), 4.6 % at 20;
 #: the largest margin that cost nothing was taken.
 PASS_MARGIN = 8.0
-#: frames showing an index a pass needs before it is named
+#: frames showing an index a pass needs before it is named; and frames whose
+#: own evidence puts the named card first (witnesses): the sum may not rest on
+#: one frame, since one frame can be wrong (the table, stopping as soon as the
+#: card is decided, named an 8D a 3D on a frame that read 3D and a second
+#: that leaned, weakly, to 9D)
 PASS_MIN_FRAMES = 2
 #: at most this many frames are read for one pass (a slow slide at 300 mm/s
 #: and 120 fps is 55 frames)
@@ -154,28 +162,39 @@ class InShoeReader:
 
     def _corners(self, frame: npt.NDArray[np.uint8], pose: Pose) -> Iterator[IndexGlyphs | None]:
         """The visible end's index corners, lazily: its left one (the common
-        layout's), then its right one only when the left shows no index."""
+        layout's), then its right one only when the left shows no index.  A
+        corner whose index runs into what lies outside the window (painted as
+        paper) is cut, not read: a club whose lower lobes are outside looks like
+        a spade, a pip cut to its top like a suit sign (raises ``_Partial`` when
+        nothing else was read)."""
         found = False
         partial = False
+        read = False
         for corner in (0, 2):
             if corner == 2 and found:
-                return
-            patch = self._patch(frame, pose, corner)
-            if patch is None:
+                break
+            cut = self._patch(frame, pose, corner)
+            if cut is None:
                 partial = True
                 continue
+            patch, inside = cut
             g = read_corner(patch, corner)
             found = found or g is not None
+            if g is not None and inside is not None and _runs_outside(g, inside):
+                partial = True
+                continue
+            read = read or g is not None
             yield g
-        if partial and not found:
+        if partial and not read:
             raise _Partial
 
     def _patch(
         self, frame: npt.NDArray[np.uint8], pose: Pose, corner: int
-    ) -> npt.NDArray[np.uint8] | None:
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None] | None:
         """The upright index patch of ``corner`` (0: left, 2: right of the
-        visible end) with what lies outside the window painted as paper; None
-        when the index area is not wholly in view."""
+        visible end) with what lies outside the window painted as paper, and
+        where the window is in it (1 inside; None: all of it); None when the
+        index area is not wholly in view."""
         h = cv2.getPerspectiveTransform(_CANON, pose.quad).astype(np.float64)
         m = h @ _TO_RIGHT if corner == 2 else h
         patch = np.asarray(
@@ -203,7 +222,7 @@ class InShoeReader:
             and corners[:, 1].min() >= y0
             and corners[:, 1].max() <= y1
         ):
-            return patch  # all of the patch is in the window
+            return patch, None  # all of the patch is in the window
         win = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
         pts = cv2.perspectiveTransform(win, np.linalg.inv(m))[0]
         inside = np.zeros((CROP_H, CROP_W), np.uint8)
@@ -221,7 +240,7 @@ class InShoeReader:
         brighter = cv2.bitwise_and(inside, (grey > level).astype(np.uint8))
         b, g, r, _ = cv2.mean(patch, mask=brighter)
         patch[inside == 0] = (round(b), round(g), round(r))
-        return patch
+        return patch, inside
 
     # -- a pass --------------------------------------------------------------------
     def fusion(self) -> PassFusion:
@@ -263,6 +282,17 @@ def looks_in_shoe(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SH
     return floor < 30.0 and window > 1.5 * floor + 8.0
 
 
+def _runs_outside(g: IndexGlyphs, inside: npt.NDArray[np.uint8]) -> bool:
+    """Whether the index's box, one pixel wider all round, reaches the part of
+    the patch outside the window (``inside`` 0): its ink may go on there."""
+    if g.box is None:
+        return False
+    x0, y0, x1, y1 = g.box
+    h, w = inside.shape
+    area = inside[max(y0 - 1, 0) : min(y1 + 1, h), max(x0 - 1, 0) : min(x1 + 1, w)]
+    return bool(area.size) and int(area.min()) == 0
+
+
 class _Partial(Exception):
     """The visible end's index area runs out of the window."""
 
@@ -281,6 +311,8 @@ class PassFusion:
         self.seen_card = False
         self.empty_after = 0
         self.readings: list[Reading] = []
+        #: per card, the frames whose own evidence put it first
+        self.witnesses: dict[str, int] = {}
 
     @property
     def over(self) -> bool:
@@ -314,12 +346,27 @@ class PassFusion:
         # every frame of one pass is the same card: no "swapped card" restart
         self._fusion.accepted = set()
         self._fusion.push(reading)
+        first = CARD_CODES[int(np.argmax(reading.evidence))]
+        self.witnesses[first] = self.witnesses.get(first, 0) + 1
+
+    def _decide(self, *, final: bool) -> FusedDecision:
+        """The fused decision, a card only when at least ``PASS_MIN_FRAMES``
+        frames put it first on their own."""
+        d = self._fusion.decide(final=final)
+        if d.card is None or self.witnesses.get(d.card, 0) >= PASS_MIN_FRAMES:
+            return d
+        total = self._fusion.total
+        return FusedDecision(
+            None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
+        )
 
     def ready(self) -> bool:
-        return self._fusion.ready()
+        return self._fusion.used >= self._fusion.min_frames and (
+            self._decide(final=False).card is not None
+        )
 
     def result(self) -> PassReading:
-        d = self._fusion.decide(final=True)
+        d = self._decide(final=True)
         reason = d.reason
         if d.card is None and self._fusion.used == 0:
             reason = _why_nothing(self.readings)

@@ -13,6 +13,12 @@ up, is then the overhead reader's top-left corner patch, turned upright by
 construction.  Orientation is thus decided by the card's edges before any
 glyph is looked at (an index's top always faces its nearer short edge).
 
+The long sides are placed together (:func:`side_intercept`): they are square
+to the visible end edge and the card's width apart, so every side sample, left
+or right, estimates the same one number, and the sides go where most samples
+agree among the places the guides' play allows.  A side out of the window, or
+an LED's glare lighting the roof beside a side, leaves the rest to decide.
+
 Everything is measured on a quarter-resolution view of the max channel (paper
 is bright in every channel, red ink too; the roof is dark): an edge is a
 *sharp* step from paper to roof, which the LEDs' glare spots (smooth, several
@@ -23,6 +29,7 @@ line through many such steps.  Pure NumPy and OpenCV; about 0.2 ms.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -45,8 +52,13 @@ _ROOF = 4
 _MIN_SAMPLES = 8
 #: how far (samples) a sample may be from its line and still count
 _INLIER = 1.5
-#: the side edges' distance may differ from the card's width by this share
-_WIDTH_TOLERANCE = 0.05
+#: side samples (both sides together) that must agree on where the card's
+#: sides are, as a share of the body rows looked at: one side's worth of rows
+#: with a third of it spoiled by glare still counts
+_SIDE_SHARE = 0.3
+#: millimetres beyond the guides' sideways play the card's centre may lie
+#: (the camera's mounting off the guides' centre line)
+_PLAY_SLACK_MM = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,62 @@ def _last(mask: npt.NDArray[np.bool_], axis: int) -> npt.NDArray[np.int64]:
     n = mask.shape[axis]
     rev = _first(np.flip(mask, axis=axis), axis)
     return np.where(rev >= 0, n - 1 - rev, -1)
+
+
+def side_intercept(
+    from_left: npt.NDArray[np.float64],
+    from_right: npt.NDArray[np.float64],
+    centre_of: Callable[[float], float],
+    centre_col: float,
+    reach: float,
+) -> tuple[float, int, int] | None:
+    """Where the card's left side line crosses row 0 (``x = slope y + d``: its
+    ``d``), from every side sample's own estimate of it (``from_left``: left
+    edge samples; ``from_right``: right edge samples minus the card's width),
+    and how many samples of each side agree.  The estimate is the densest
+    cluster (samples within ``_INLIER`` of one another), among the positions
+    that put the card's centre (``centre_of(d)``) within ``reach`` of
+    ``centre_col``; then the mean of that cluster.  None: no sample there."""
+    both = np.concatenate([from_left, from_right])
+    if both.size == 0:
+        return None
+    order = np.sort(both)
+    lo = np.searchsorted(order, order - _INLIER, side="left")
+    hi = np.searchsorted(order, order + _INLIER, side="right")
+    counts = hi - lo
+    best_d: float | None = None
+    best_n = 0
+    for i in np.argsort(-counts, kind="stable").tolist():
+        if counts[i] <= best_n:
+            break
+        d = float(order[lo[i] : hi[i]].mean())
+        if abs(centre_of(d) - centre_col) <= reach:
+            best_d, best_n = d, int(counts[i])
+            break
+    if best_d is None:
+        return None
+    n_left = int(np.count_nonzero(np.abs(from_left - best_d) <= _INLIER))
+    n_right = int(np.count_nonzero(np.abs(from_right - best_d) <= _INLIER))
+    keep = np.abs(both - best_d) <= _INLIER
+    return float(both[keep].mean()), n_left, n_right
+
+
+def _card_centre_x(
+    a: float, b: float, slope: float, width_x: float, length: float, end: str
+) -> Callable[[float], float]:
+    """The card's centre's column (in samples) as a function of its left side's
+    ``d``: the middle of the visible end edge ``y = a x + b``, then half the
+    card's length along the card, away from that end."""
+    norm = math.sqrt(1 + slope * slope)
+    ux = slope / norm
+    along = length / 2 if end == "trailing" else -length / 2
+
+    def centre(d_left: float) -> float:
+        d = d_left + width_x / 2  # the centre line x = slope y + d
+        y = (a * d + b) / (1 - a * slope)
+        return slope * y + d + ux * along
+
+    return centre
 
 
 def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) -> Pose | NoPose:
@@ -192,37 +260,31 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
     half = cols // 2
     lx = _first(left_edge[body_rows, :half], 1)
     rx = _last(right_edge[body_rows, half:], 1)
-    yy = body_rows.astype(np.float64)
-    fits = {}
-    okl, okr = lx >= 0, rx >= 0
-    fl = _fit(yy[okl], lx[okl].astype(np.float64) + 0.5) if okl.any() else None
-    fr = _fit(yy[okr], rx[okr].astype(np.float64) + half + 0.5) if okr.any() else None
-    if fl is not None:
-        fits["left"] = fl
-    if fr is not None:
-        fits["right"] = fr
-    # the end edge's slope fixes the turn; side edges (x = c y + d) agree with it
+    # The side edges are square to the end edge (slope -a), and the card's
+    # width is known: every side sample, left or right, says where the left
+    # side lies.  The side is where most of them agree (one line, found as the
+    # densest cluster of those intercepts): glare on the roof beside one side,
+    # or a side run out of the window, leaves the other's samples to decide,
+    # and a glyph's edge found in a row where the side was not seen is an
+    # outlier, not a pull on a least-squares line.
     slope = -a
     width_x = card_w * math.sqrt(1 + slope * slope)
-    if "left" in fits and "right" in fits:
-        dl, dr = fits["left"][1], fits["right"][1]
-        if abs((dr - dl) - width_x) > _WIDTH_TOLERANCE * card_w:
-            # one side is wrong (glare on it): keep the one with more inliers
-            fits.pop("left" if fits["left"][2] < fits["right"][2] else "right")
-    if not fits:
+    yy = body_rows.astype(np.float64)
+    okl, okr = lx >= 0, rx >= 0
+    from_left = lx[okl] + 0.5 - slope * yy[okl]
+    from_right = rx[okr] + half + 0.5 - slope * yy[okr] - width_x
+    # where the card's centre may lie across: the guides' play around the
+    # window's centre line (plus a millimetre for the camera's mounting)
+    centre_col = ((wx0 + wx1) / 2 - ox) / STEP
+    reach = (geometry.sideways_play_mm + _PLAY_SLACK_MM) * ppm / STEP
+    found = side_intercept(
+        from_left, from_right, _card_centre_x(a, b, slope, width_x, card_l, end), centre_col, reach
+    )
+    if found is None or found[1] + found[2] < max(_MIN_SAMPLES, _SIDE_SHARE * body_rows.size):
         return NoPose(UNCLEAR)
-    # Side lines x = slope * y + d, from what was seen and the card's width.
-    yc = float(rows / 2)
-    if "left" in fits and "right" in fits:
-        xl = fits["left"][0] * yc + fits["left"][1]
-        xr = fits["right"][0] * yc + fits["right"][1]
-        centre = (xl + xr) / 2
-    elif "left" in fits:
-        centre = fits["left"][0] * yc + fits["left"][1] + width_x / 2
-    else:
-        centre = fits["right"][0] * yc + fits["right"][1] - width_x / 2
-    d_left = centre - width_x / 2 - slope * yc
-    d_right = centre + width_x / 2 - slope * yc
+    d_left, n_left, n_right = found
+    d_right = d_left + width_x
+    sides = int(n_left >= _MIN_SAMPLES) + int(n_right >= _MIN_SAMPLES)
 
     def meet(d: float) -> tuple[float, float]:
         # x = slope * y + d and y = a x + b
@@ -244,4 +306,4 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
     quad = np.array([tl, tr, br, bl], np.float64)
     # back to frame px: sample k covers frame px [o + k STEP, o + (k+1) STEP)
     quad = quad * STEP + np.array([ox, oy], np.float64)
-    return Pose(quad.astype(np.float32), end, math.degrees(math.atan(slope)), len(fits))
+    return Pose(quad.astype(np.float32), end, math.degrees(math.atan(slope)), sides)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import cv2
@@ -61,6 +61,10 @@ class IndexGlyphs:
     #: classifier (``vision.glyph_model``), which normalises size itself
     rank_ink: FloatArray
     suit_ink: FloatArray
+    #: the index's box (rank and suit together) in the patch it was read from,
+    #: ``(x0, y0, x1, y1)`` px, end exclusive: where its ink lies, so a reader
+    #: that painted part of the patch can tell a glyph cut by that paint
+    box: tuple[int, int, int, int] | None = field(default=None, compare=False)
 
     @cached_property
     def rank(self) -> FloatArray:
@@ -108,8 +112,12 @@ def read_corner(patch: npt.NDArray[np.uint8], corner: int) -> IndexGlyphs | None
     g = read_patch(np.ascontiguousarray(patch[:, ::-1]))
     if g is None:
         return None
+    box = g.box
+    if box is not None:
+        width = patch.shape[1]
+        box = (width - box[2], box[1], width - box[0], box[3])
     return replace(g, rank_ink=np.ascontiguousarray(g.rank_ink[:, ::-1]),
-                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]))
+                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]), box=box)
 
 
 def card_corners(
@@ -363,6 +371,7 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
         colour=colour,
         rank_ink=rank_ink,
         suit_ink=suit_ink,
+        box=(ux0, uy0, ux1, uy1),
     )
 
 
