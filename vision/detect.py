@@ -11,6 +11,7 @@ that corner's neighbours' intersection, not the whole quad.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,41 +132,97 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
 
     OpenCV shrinks a four-channel image about twice as fast as a three-channel
     one, with the same values in B, G and R, so the recogniser converts a frame
-    to BGRA once and hands that to both this and the corner warps."""
+    to BGRA once and hands that to both this and the corner warps.
+
+    The largest bright blob is taken first, as before.  When its outline fills
+    less than ``GOOD_FILL`` of the fitted quad (a finger or a bright patch of
+    the table joined to the card, or the card is not the largest blob), two
+    other outlines are tried: the blob with its narrow parts cut off
+    (:func:`_cut_necks`) and the next largest blobs on their own.  The one that
+    fills its quad best is taken when it fills at least ``GOOD_FILL``;
+    otherwise the first outline stands."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIZE / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
         frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
     )
     b, g, r = cv2.split(small)[:3]
-    # Paper is bright in every channel; felt, wood and skin are not.
-    white = cv2.min(cv2.min(b, g), r)
-    white = cv2.copyMakeBorder(white, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
-    white = cv2.GaussianBlur(white, (3, 3), 0)
+    # Paper is bright in every channel; felt, wood and skin are not.  The cut
+    # is chosen on the picture alone: the dark frame added below used to be
+    # counted too, and its zeros pulled Otsu's cut down until a bright cloth
+    # (or its lit half) passed as paper and swallowed the card.
+    white = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
     _, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     sh, sw = mask.shape
     areas = [cv2.contourArea(c) for c in contours]
+    min_area = MIN_AREA_SHARE * sh * sw
     k = max(range(len(areas)), key=areas.__getitem__)  # the first largest, as np.argmax
+    if areas[k] < min_area:
+        return None
+    pieces, blob_area = _pieces(contours, areas, k)
+    first = _outline(pieces, blob_area)
+    if first is None or first[1] < GOOD_FILL:
+        best = first if first is not None and first[1] >= GOOD_FILL else None
+        for alt in _alternatives(contours, areas, k, pieces, (sh, sw), min_area):
+            if alt[1] >= GOOD_FILL and (best is None or alt[1] > best[1]):
+                best = alt
+        if best is not None:
+            first = best
+    if first is None:
+        return None
+    ordered, fill = first
+    full = (ordered - PAD) / scale
+    return Detection(quad=full.astype(np.float32), fill=fill)
+
+
+#: An outline that fills at least this share of its fitted quad is taken as
+#: found; below it, other outlines are tried (see :func:`find_card`).  A card
+#: found right fills 0.99 or more of its quad in most frames; a finger or a
+#: patch of cloth joined to it leaves 0.55 to 0.9.
+GOOD_FILL = 0.9
+#: Narrow parts cut off by :func:`_cut_necks`: those thinner than this share
+#: of the blob's widest part.  A finger is 0.26 to 0.34 of a card's width and
+#: the widest part of a card is its width, so 0.4 cuts a finger off and rounds
+#: the card's corners by 0.2 of its width, leaving most of each side straight.
+NECK = 0.4
+#: What is left after cutting the necks must be at least this share of the
+#: blob: a finger is a small part of it, while a court's framed picture left
+#: alone after its thin paper border was cut away is not the card.
+CUT_KEEP = 0.5
+#: How many of the next largest blobs are tried as the card.
+OTHER_BLOBS = 3
+
+_Outline = tuple[Quad, float]  # ordered quad in detection-image pixels, fill
+
+
+def _pieces(
+    contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int
+) -> tuple[list[npt.NDArray[Any]], float]:
+    """Blob ``k`` and the big pieces in its box: court art that reaches the
+    card's edge cuts the paper into several pieces."""
     best = contours[k]
     blob_area = areas[k]
-    if blob_area < MIN_AREA_SHARE * sh * sw:
-        return None
-    # Court art that reaches the card's edge cuts the paper into several pieces:
-    # gather the big pieces that touch the largest one's box.
     bx, by, bw, bh = cv2.boundingRect(best)
     mx, my = 0.08 * bw, 0.08 * bh
     pieces = [best]
     for c, a in zip(contours, areas, strict=True):
-        if c is best or a < 0.03 * blob_area:
+        if c is best or a < 0.03 * areas[k]:
             continue
         x, y, w, h = cv2.boundingRect(c)
         if x >= bx - mx and y >= by - my and x + w <= bx + bw + mx and y + h <= by + bh + my:
             pieces.append(c)
             blob_area += a
-    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else best)
+    return pieces, blob_area
+
+
+def _outline(pieces: list[npt.NDArray[Any]], blob_area: float) -> _Outline | None:
+    """The card-shaped quad around ``pieces`` and the share of it they fill, or
+    None when no quad of a card's proportions fits."""
+    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     quad = _fit_quad(hull)
     if quad is None:
         return None
@@ -179,5 +236,58 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     long = (sides[1] + sides[3]) / 2
     if short <= 1 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
         return None
-    full = (ordered - PAD) / scale
-    return Detection(quad=full.astype(np.float32), fill=float(blob_area / quad_area))
+    return ordered, float(blob_area / quad_area)
+
+
+def _alternatives(
+    contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int,
+    pieces: list[npt.NDArray[Any]], shape: tuple[int, int], min_area: float,
+) -> Iterator[_Outline]:
+    """Other outlines for a card whose first outline did not fit well: the
+    first blob with its necks cut, then each next largest blob alone."""
+    cut = _cut_necks(pieces, shape, min_area)
+    if cut is not None:
+        yield cut
+    others = sorted((i for i in range(len(areas)) if i != k and areas[i] >= min_area),
+                    key=lambda i: -areas[i])[:OTHER_BLOBS]
+    # A blob inside the first one's hull is part of that card (a court's
+    # framed picture, cut off from the paper around it by a finger): never a
+    # card of its own.
+    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    for i in others:
+        x, y, w, h = cv2.boundingRect(contours[i])
+        if cv2.pointPolygonTest(hull, (x + w / 2, y + h / 2), False) >= 0:
+            continue
+        alt = _outline([contours[i]], areas[i])
+        if alt is not None:
+            yield alt
+
+
+def _cut_necks(
+    pieces: list[npt.NDArray[Any]], shape: tuple[int, int], min_area: float
+) -> _Outline | None:
+    """The blob without its narrow parts: a finger lying on the card, or a strip
+    of bright cloth touching it, joins the card through a part much narrower
+    than the card.  An opening with a disc (points farther than ``r`` from the
+    background, grown back by ``r``) removes every part narrower than ``2r``
+    and leaves the card's body, its corners rounded, whose four straight sides
+    still give the quad.  ``2r`` is ``NECK`` of the blob's widest part (twice
+    the largest distance from its inside to the background)."""
+    filled = np.zeros(shape, np.uint8)
+    cv2.drawContours(filled, pieces, -1, 255, cv2.FILLED)
+    dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
+    widest = float(dist.max())
+    radius = NECK * widest  # 2r = NECK * (2 * widest): NECK of the widest part
+    if radius < 2:
+        return None
+    core = (dist > radius).astype(np.uint8)
+    size = 2 * round(radius) + 1
+    opened = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    found, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not found:
+        return None
+    body = max(found, key=cv2.contourArea)
+    area = cv2.contourArea(body)
+    if area < min_area or area < CUT_KEEP * cv2.countNonZero(filled):
+        return None
+    return _outline([body], area)
