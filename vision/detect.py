@@ -10,6 +10,7 @@ that corner's neighbours' intersection, not the whole quad.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -83,6 +84,58 @@ def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
             return None
         corners.append(p)
     return np.array(corners, dtype=np.float64)
+
+
+#: How many of the longest sides of an outline :func:`_tightest_quads` chooses from.
+TIGHT_SIDES = 6
+
+
+def _tightest_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
+    """Quads around a convex hull whose sides lie on four of its longest sides,
+    smallest first.
+
+    A finger over a card's corner leaves a notch that the hull bridges with a
+    slanted side, sometimes longer than what is left of the card's side it
+    bit into: the four longest sides are then not the card's.  The hull lies
+    inside the half-plane of each of its sides, so four of them whose outward
+    directions leave no gap of half a turn or more close around it: their
+    lines, met in turn, make a quad that contains the hull.  The smallest such
+    quad is the tightest outline; the card's four sides, extended over the
+    notch, give a smaller quad than any set with the slanted side that still
+    encloses the whole hull."""
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 4:
+        return []
+    step = np.roll(poly, -1, axis=0) - poly
+    lengths = np.hypot(step[:, 0], step[:, 1])
+    # direction of each side, unwrapped so it grows (or, for a hull that
+    # runs the other way, falls) steadily around the hull
+    angle = np.unwrap(np.arctan2(step[:, 1], step[:, 0]))
+    if angle[-1] < angle[0]:
+        angle = -angle
+    sides = sorted(np.argsort(lengths)[-TIGHT_SIDES:].tolist())
+    pts = poly.tolist()
+    found: list[tuple[float, npt.NDArray[np.float64]]] = []
+    for keep in itertools.combinations(sides, 4):
+        turns = [angle[keep[k + 1]] - angle[keep[k]] for k in range(3)]
+        turns.append(2 * math.pi - (angle[keep[3]] - angle[keep[0]]))
+        if max(turns) >= math.pi - 1e-6:
+            continue
+        corners = []
+        for k in range(4):
+            i, j = keep[k], keep[(k + 1) % 4]
+            p = _intersect(*pts[i], *pts[(i + 1) % n], *pts[j], *pts[(j + 1) % n])
+            if p is None:
+                break
+            corners.append(p)
+        if len(corners) < 4:
+            continue
+        quad = np.array(corners, dtype=np.float64)
+        found.append((abs(cv2.contourArea(quad.astype(np.float32))), quad))
+    found.sort(key=lambda t: t[0])
+    return [q for _, q in found]
 
 
 #: index of each corner's successor: ``a[_NEXT]`` is ``np.roll(a, -1, axis=0)`` for four rows
@@ -167,7 +220,7 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     first = _outline(pieces, blob_area)
     if first is None or first[1] < GOOD_FILL:
         best = first if first is not None and first[1] >= GOOD_FILL else None
-        for alt in _alternatives(contours, areas, k, pieces, (sh, sw), min_area):
+        for alt in _alternatives(contours, areas, k, pieces, min_area):
             if alt[1] >= GOOD_FILL and (best is None or alt[1] > best[1]):
                 best = alt
         if best is not None:
@@ -193,6 +246,9 @@ NECK = 0.4
 #: blob: a finger is a small part of it, while a court's framed picture left
 #: alone after its thin paper border was cut away is not the card.
 CUT_KEEP = 0.5
+#: Slits up to this many detection pixels wide are closed before necks are cut.
+SEAL = 5
+_SEAL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SEAL, SEAL))
 #: How many of the next largest blobs are tried as the card.
 OTHER_BLOBS = 3
 
@@ -219,13 +275,30 @@ def _pieces(
     return pieces, blob_area
 
 
-def _outline(pieces: list[npt.NDArray[Any]], blob_area: float) -> _Outline | None:
+def _outline(
+    pieces: list[npt.NDArray[Any]], blob_area: float, *, tight: bool = False
+) -> _Outline | None:
     """The card-shaped quad around ``pieces`` and the share of it they fill, or
-    None when no quad of a card's proportions fits."""
+    None when no quad of a card's proportions fits.  The quad is made of the
+    hull's four longest sides, or with ``tight`` of the four that enclose it
+    most tightly (:func:`_tightest_quads`), the smallest of a card's
+    proportions."""
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    if tight:
+        for quad in _tightest_quads(hull):
+            found = _shaped(quad, blob_area)
+            if found is not None:
+                return found
+        return None
     quad = _fit_quad(hull)
     if quad is None:
         return None
+    return _shaped(quad, blob_area)
+
+
+def _shaped(quad: npt.NDArray[np.float64], blob_area: float) -> _Outline | None:
+    """``quad`` ordered, with the share of it the blob fills; None when it does
+    not have a card's proportions."""
     quad_area = abs(cv2.contourArea(quad.astype(np.float32)))
     if quad_area <= 0:
         return None
@@ -241,11 +314,14 @@ def _outline(pieces: list[npt.NDArray[Any]], blob_area: float) -> _Outline | Non
 
 def _alternatives(
     contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int,
-    pieces: list[npt.NDArray[Any]], shape: tuple[int, int], min_area: float,
+    pieces: list[npt.NDArray[Any]], min_area: float,
 ) -> Iterator[_Outline]:
     """Other outlines for a card whose first outline did not fit well: the
     first blob with its necks cut, then each next largest blob alone."""
-    cut = _cut_necks(pieces, shape, min_area)
+    tight = _outline(pieces, sum(cv2.contourArea(c) for c in pieces), tight=True)
+    if tight is not None:
+        yield tight
+    cut = _cut_necks(pieces, min_area)
     if cut is not None:
         yield cut
     others = sorted((i for i in range(len(areas)) if i != k and areas[i] >= min_area),
@@ -263,9 +339,7 @@ def _alternatives(
             yield alt
 
 
-def _cut_necks(
-    pieces: list[npt.NDArray[Any]], shape: tuple[int, int], min_area: float
-) -> _Outline | None:
+def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | None:
     """The blob without its narrow parts: a finger lying on the card, or a strip
     of bright cloth touching it, joins the card through a part much narrower
     than the card.  An opening with a disc (points farther than ``r`` from the
@@ -273,16 +347,25 @@ def _cut_necks(
     and leaves the card's body, its corners rounded, whose four straight sides
     still give the quad.  ``2r`` is ``NECK`` of the blob's widest part (twice
     the largest distance from its inside to the background)."""
-    filled = np.zeros(shape, np.uint8)
-    cv2.drawContours(filled, pieces, -1, 255, cv2.FILLED)
+    # All the work in the blob's box (with a rim of background), not the frame.
+    x, y, w, h = cv2.boundingRect(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    rim = SEAL // 2 + 1
+    shift = (rim - x, rim - y)
+    filled = np.zeros((h + 2 * rim, w + 2 * rim), np.uint8)
+    cv2.drawContours(filled, pieces, -1, 255, cv2.FILLED, offset=shift)
+    # A finger across a court card's paper border lets the outline run in
+    # along the thin dark line framing the picture: a slit the opening would
+    # widen into a cut between the border and the picture.  Seal it first.
+    filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, _SEAL_DISC)
     dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
     widest = float(dist.max())
     radius = NECK * widest  # 2r = NECK * (2 * widest): NECK of the widest part
     if radius < 2:
         return None
-    core = (dist > radius).astype(np.uint8)
-    size = 2 * round(radius) + 1
-    opened = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    # Grown back by a distance transform rather than a dilation with a disc:
+    # the same shape, at a cost that does not grow with the disc.
+    outside_core = np.where(dist > radius, 0, 255).astype(np.uint8)
+    opened = (cv2.distanceTransform(outside_core, cv2.DIST_L2, 3) <= radius).astype(np.uint8)
     found, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not found:
         return None
@@ -290,4 +373,14 @@ def _cut_necks(
     area = cv2.contourArea(body)
     if area < min_area or area < CUT_KEEP * cv2.countNonZero(filled):
         return None
-    return _outline([body], area)
+    outline = _outline([body], area, tight=True)
+    if outline is None:
+        return None
+    # How much of the quad the blob itself covers (the opening rounded the
+    # card's corners off; the blob did not), the finger cut away.  (The part
+    # of the quad outside the box is not blob either.)
+    quad = np.zeros_like(filled)
+    cv2.fillConvexPoly(quad, np.round(outline[0]).astype(np.int32), 255)
+    inside = cv2.countNonZero(cv2.bitwise_and(quad, filled))
+    area_quad = abs(cv2.contourArea(outline[0]))
+    return outline[0] - np.array(shift, np.float32), inside / max(1.0, area_quad)
