@@ -249,6 +249,10 @@ CUT_KEEP = 0.5
 #: Slits up to this many detection pixels wide are closed before necks are cut.
 SEAL = 5
 _SEAL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SEAL, SEAL))
+#: An outline found again in the same blob keeps at least this many of the
+#: first outline's corners, each within this share of the card's width.
+SHARED_CORNERS = 2
+CORNER_TOLERANCE = 0.12
 #: How many of the next largest blobs are tried as the card.
 OTHER_BLOBS = 3
 
@@ -317,19 +321,28 @@ def _alternatives(
     pieces: list[npt.NDArray[Any]], min_area: float,
 ) -> Iterator[_Outline]:
     """Other outlines for a card whose first outline did not fit well: the
-    first blob with its necks cut, then each next largest blob alone."""
-    tight = _outline(pieces, sum(cv2.contourArea(c) for c in pieces), tight=True)
-    if tight is not None:
-        yield tight
-    cut = _cut_necks(pieces, min_area)
-    if cut is not None:
-        yield cut
+    first blob's tightest quad, the blob with its necks cut, then each next
+    largest blob alone.
+
+    An outline of the same blob must keep at least ``SHARED_CORNERS`` of the
+    first outline's corners (``first``, when one was fitted): a finger bends
+    the sides at its own corner, the rest of the card's outline stays where
+    it was.  An outline that keeps fewer is a part of the card (a court's
+    picture, whose thin paper border the opening took away)."""
+    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    first = _fit_quad(hull)
+    same_blob = (
+        _outline(pieces, sum(cv2.contourArea(c) for c in pieces), tight=True),
+        _cut_necks(pieces, min_area),
+    )
+    for alt in same_blob:
+        if alt is not None and (first is None or _shared_corners(alt[0], first) >= SHARED_CORNERS):
+            yield alt
     others = sorted((i for i in range(len(areas)) if i != k and areas[i] >= min_area),
                     key=lambda i: -areas[i])[:OTHER_BLOBS]
     # A blob inside the first one's hull is part of that card (a court's
     # framed picture, cut off from the paper around it by a finger): never a
     # card of its own.
-    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     for i in others:
         x, y, w, h = cv2.boundingRect(contours[i])
         if cv2.pointPolygonTest(hull, (x + w / 2, y + h / 2), False) >= 0:
@@ -337,6 +350,15 @@ def _alternatives(
         alt = _outline([contours[i]], areas[i])
         if alt is not None:
             yield alt
+
+
+def _shared_corners(quad: Quad, other: npt.NDArray[np.float64]) -> int:
+    """How many corners of ``quad`` have a corner of ``other`` within
+    ``CORNER_TOLERANCE`` of the quad's shorter side length."""
+    q = quad.astype(np.float64)
+    side = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+    d = np.linalg.norm(q[:, None, :] - other[None, :, :], axis=2)
+    return int((d.min(axis=1) <= CORNER_TOLERANCE * side).sum())
 
 
 def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | None:
