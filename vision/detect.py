@@ -86,23 +86,24 @@ def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
     return np.array(corners, dtype=np.float64)
 
 
-#: How many of the longest sides of an outline :func:`_tightest_quads` chooses from.
-TIGHT_SIDES = 6
+#: How many of the longest sides of an outline :func:`_paired_quads` chooses from.
+PAIRED_SIDES = 6
+#: Opposite sides of a card's outline are parallel but for perspective: at
+#: most this far from it (radians; 25 degrees).
+PARALLEL = math.radians(25.0)
 
 
-def _tightest_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
-    """Quads around a convex hull whose sides lie on four of its longest sides,
-    smallest first.
+def _paired_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
+    """Quads made of four of a convex hull's longest sides whose opposite sides
+    are nearly parallel, the longest four first.
 
     A finger over a card's corner leaves a notch that the hull bridges with a
     slanted side, sometimes longer than what is left of the card's side it
-    bit into: the four longest sides are then not the card's.  The hull lies
-    inside the half-plane of each of its sides, so four of them whose outward
-    directions leave no gap of half a turn or more close around it: their
-    lines, met in turn, make a quad that contains the hull.  The smallest such
-    quad is the tightest outline; the card's four sides, extended over the
-    notch, give a smaller quad than any set with the slanted side that still
-    encloses the whole hull."""
+    bit into: the four longest sides are then not the card's (the slanted
+    side stands where a card's side would be parallel to another).  The hull
+    lies inside the half-plane of each of its sides, so four of them whose
+    directions turn by less than half a turn from one to the next close
+    around it: their lines, met in turn, make a quad that contains it."""
     peri = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
     n = len(poly)
@@ -115,14 +116,17 @@ def _tightest_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
     angle = np.unwrap(np.arctan2(step[:, 1], step[:, 0]))
     if angle[-1] < angle[0]:
         angle = -angle
-    sides = sorted(np.argsort(lengths)[-TIGHT_SIDES:].tolist())
+    sides = sorted(np.argsort(lengths)[-PAIRED_SIDES:].tolist())
     pts = poly.tolist()
     found: list[tuple[float, npt.NDArray[np.float64]]] = []
     for keep in itertools.combinations(sides, 4):
-        turns = [angle[keep[k + 1]] - angle[keep[k]] for k in range(3)]
-        turns.append(2 * math.pi - (angle[keep[3]] - angle[keep[0]]))
+        turns = [float(angle[keep[k + 1]] - angle[keep[k]]) for k in range(3)]
+        turns.append(2 * math.pi - float(angle[keep[3]] - angle[keep[0]]))
         if max(turns) >= math.pi - 1e-6:
-            continue
+            continue  # the lines do not close around the hull
+        if (abs(turns[0] + turns[1] - math.pi) > PARALLEL
+                or abs(turns[1] + turns[2] - math.pi) > PARALLEL):
+            continue  # opposite sides far from parallel: not a card's outline
         corners = []
         for k in range(4):
             i, j = keep[k], keep[(k + 1) % 4]
@@ -130,11 +134,9 @@ def _tightest_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
             if p is None:
                 break
             corners.append(p)
-        if len(corners) < 4:
-            continue
-        quad = np.array(corners, dtype=np.float64)
-        found.append((abs(cv2.contourArea(quad.astype(np.float32))), quad))
-    found.sort(key=lambda t: t[0])
+        if len(corners) == 4:
+            found.append((float(sum(lengths[list(keep)])), np.array(corners, dtype=np.float64)))
+    found.sort(key=lambda t: -t[0])
     return [q for _, q in found]
 
 
@@ -280,16 +282,15 @@ def _pieces(
 
 
 def _outline(
-    pieces: list[npt.NDArray[Any]], blob_area: float, *, tight: bool = False
+    pieces: list[npt.NDArray[Any]], blob_area: float, *, paired: bool = False
 ) -> _Outline | None:
     """The card-shaped quad around ``pieces`` and the share of it they fill, or
     None when no quad of a card's proportions fits.  The quad is made of the
-    hull's four longest sides, or with ``tight`` of the four that enclose it
-    most tightly (:func:`_tightest_quads`), the smallest of a card's
-    proportions."""
+    hull's four longest sides, or with ``paired`` of the longest four that
+    pair up as a card's (:func:`_paired_quads`)."""
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
-    if tight:
-        for quad in _tightest_quads(hull):
+    if paired:
+        for quad in _paired_quads(hull):
             found = _shaped(quad, blob_area)
             if found is not None:
                 return found
@@ -321,7 +322,7 @@ def _alternatives(
     pieces: list[npt.NDArray[Any]], min_area: float,
 ) -> Iterator[_Outline]:
     """Other outlines for a card whose first outline did not fit well: the
-    first blob's tightest quad, the blob with its necks cut, then each next
+    first blob's paired quad, the blob with its necks cut, then each next
     largest blob alone.
 
     An outline of the same blob must keep at least ``SHARED_CORNERS`` of the
@@ -332,7 +333,7 @@ def _alternatives(
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     first = _fit_quad(hull)
     same_blob = (
-        _outline(pieces, sum(cv2.contourArea(c) for c in pieces), tight=True),
+        _outline(pieces, sum(cv2.contourArea(c) for c in pieces), paired=True),
         _cut_necks(pieces, min_area),
     )
     for alt in same_blob:
@@ -395,7 +396,7 @@ def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | No
     area = cv2.contourArea(body)
     if area < min_area or area < CUT_KEEP * cv2.countNonZero(filled):
         return None
-    outline = _outline([body], area, tight=True)
+    outline = _outline([body], area, paired=True)
     if outline is None:
         return None
     # How much of the quad the blob itself covers (the opening rounded the
