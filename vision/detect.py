@@ -290,8 +290,8 @@ def _outline(
     pair up as a card's (:func:`_paired_quads`)."""
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     if paired:
-        for quad in _paired_quads(hull):
-            found = _shaped(quad, blob_area)
+        for candidate in _paired_quads(hull):
+            found = _shaped(candidate, blob_area)
             if found is not None:
                 return found
         return None
@@ -374,12 +374,12 @@ def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | No
     x, y, w, h = cv2.boundingRect(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     rim = SEAL // 2 + 1
     shift = (rim - x, rim - y)
-    filled = np.zeros((h + 2 * rim, w + 2 * rim), np.uint8)
-    cv2.drawContours(filled, pieces, -1, 255, cv2.FILLED, offset=shift)
+    drawn = np.zeros((h + 2 * rim, w + 2 * rim), np.uint8)
+    cv2.drawContours(drawn, pieces, -1, 255, cv2.FILLED, offset=shift)
     # A finger across a court card's paper border lets the outline run in
     # along the thin dark line framing the picture: a slit the opening would
     # widen into a cut between the border and the picture.  Seal it first.
-    filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, _SEAL_DISC)
+    filled = np.asarray(cv2.morphologyEx(drawn, cv2.MORPH_CLOSE, _SEAL_DISC), np.uint8)
     dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
     widest = float(dist.max())
     radius = NECK * widest  # 2r = NECK * (2 * widest): NECK of the widest part
