@@ -222,7 +222,8 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     first = _outline(pieces, blob_area)
     if first is None or first[1] < GOOD_FILL:
         best = first if first is not None and first[1] >= GOOD_FILL else None
-        for alt in _alternatives(contours, areas, k, pieces, min_area):
+        plausible = first is not None and first[1] >= PLAUSIBLE_FILL
+        for alt in _alternatives(contours, areas, k, pieces, min_area, plausible):
             if alt[1] >= GOOD_FILL and (best is None or alt[1] > best[1]):
                 best = alt
         if best is not None:
@@ -251,8 +252,11 @@ CUT_KEEP = 0.5
 #: Slits up to this many detection pixels wide are closed before necks are cut.
 SEAL = 5
 _SEAL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SEAL, SEAL))
-#: An outline found again in the same blob keeps at least this many of the
-#: first outline's corners, each within this share of the card's width.
+#: A first outline filling at least this share of its quad is nearly the
+#: card's: an outline found again in the same blob then keeps at least
+#: ``SHARED_CORNERS`` of its corners, each within ``CORNER_TOLERANCE`` of the
+#: card's width.
+PLAUSIBLE_FILL = 0.75
 SHARED_CORNERS = 2
 CORNER_TOLERANCE = 0.12
 #: How many of the next largest blobs are tried as the card.
@@ -319,19 +323,21 @@ def _shaped(quad: npt.NDArray[np.float64], blob_area: float) -> _Outline | None:
 
 def _alternatives(
     contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int,
-    pieces: list[npt.NDArray[Any]], min_area: float,
+    pieces: list[npt.NDArray[Any]], min_area: float, plausible: bool,
 ) -> Iterator[_Outline]:
     """Other outlines for a card whose first outline did not fit well: the
     first blob's paired quad, the blob with its necks cut, then each next
     largest blob alone.
 
-    An outline of the same blob must keep at least ``SHARED_CORNERS`` of the
-    first outline's corners (``first``, when one was fitted): a finger bends
-    the sides at its own corner, the rest of the card's outline stays where
-    it was.  An outline that keeps fewer is a part of the card (a court's
-    picture, whose thin paper border the opening took away)."""
+    When the first outline was ``plausible`` (it filled ``PLAUSIBLE_FILL``
+    of its quad), an outline of the same blob must keep at least
+    ``SHARED_CORNERS`` of its corners: a finger bends the sides at its own
+    corner, the rest of the card's outline stays where it was.  One that
+    keeps fewer is a part of the card (a court's picture, whose thin paper
+    border the opening took away).  A first outline that filled less was
+    not the card's (a bright cloth joined to it): nothing of it is kept."""
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
-    first = _fit_quad(hull)
+    first = _fit_quad(hull) if plausible else None
     same_blob = (
         _outline(pieces, sum(cv2.contourArea(c) for c in pieces), paired=True),
         _cut_necks(pieces, min_area),
