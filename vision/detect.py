@@ -223,7 +223,8 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     if first is None or first[1] < GOOD_FILL:
         best = first if first is not None and first[1] >= GOOD_FILL else None
         plausible = first is not None and first[1] >= PLAUSIBLE_FILL
-        for alt in _alternatives(contours, areas, k, pieces, min_area, plausible):
+        for alt in _alternatives(contours, areas, k, pieces, min_area, plausible,
+                                 first is None):
             if alt[1] >= GOOD_FILL and (best is None or alt[1] > best[1]):
                 best = alt
         if best is not None:
@@ -323,7 +324,7 @@ def _shaped(quad: npt.NDArray[np.float64], blob_area: float) -> _Outline | None:
 
 def _alternatives(
     contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int,
-    pieces: list[npt.NDArray[Any]], min_area: float, plausible: bool,
+    pieces: list[npt.NDArray[Any]], min_area: float, plausible: bool, shapeless: bool,
 ) -> Iterator[_Outline]:
     """Other outlines for a card whose first outline did not fit well: the
     first blob's paired quad, the blob with its necks cut, then each next
@@ -338,10 +339,8 @@ def _alternatives(
     not the card's (a bright cloth joined to it): nothing of it is kept."""
     hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     first = _fit_quad(hull) if plausible else None
-    same_blob = (
-        _outline(pieces, sum(cv2.contourArea(c) for c in pieces), paired=True),
-        _cut_necks(pieces, min_area),
-    )
+    same_blob = [_outline(pieces, sum(cv2.contourArea(c) for c in pieces), paired=True),
+                 *_cut_necks(pieces, min_area, shapeless)]
     for alt in same_blob:
         if alt is not None and (first is None or _shared_corners(alt[0], first) >= SHARED_CORNERS):
             yield alt
@@ -368,14 +367,25 @@ def _shared_corners(quad: Quad, other: npt.NDArray[np.float64]) -> int:
     return int((d.min(axis=1) <= CORNER_TOLERANCE * side).sum())
 
 
-def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | None:
+def _cut_necks(
+    pieces: list[npt.NDArray[Any]], min_area: float, shapeless: bool
+) -> list[_Outline]:
     """The blob without its narrow parts: a finger lying on the card, or a strip
     of bright cloth touching it, joins the card through a part much narrower
     than the card.  An opening with a disc (points farther than ``r`` from the
     background, grown back by ``r``) removes every part narrower than ``2r``
     and leaves the card's body, its corners rounded, whose four straight sides
     still give the quad.  ``2r`` is ``NECK`` of the blob's widest part (twice
-    the largest distance from its inside to the background)."""
+    the largest distance from its inside to the background).
+
+    When the blob has an outline of a card's proportions, only the largest
+    part left counts, and only if it is ``CUT_KEEP`` of the blob: a court
+    card whose paper border a finger broke has a card-shaped but poorly
+    filled first outline, and its picture, or a piece of the card, left by
+    the opening is smaller and fills its own quad well.  When it has none
+    (``shapeless``: a bright cloth joined to the card, often larger than the
+    card), the largest of the ``OTHER_BLOBS`` largest parts left whose
+    outline fills ``GOOD_FILL`` of its quad is the card."""
     # All the work in the blob's box (with a rim of background), not the frame.
     x, y, w, h = cv2.boundingRect(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
     rim = SEAL // 2 + 1
@@ -390,26 +400,33 @@ def _cut_necks(pieces: list[npt.NDArray[Any]], min_area: float) -> _Outline | No
     widest = float(dist.max())
     radius = NECK * widest  # 2r = NECK * (2 * widest): NECK of the widest part
     if radius < 2:
-        return None
+        return []
     # Grown back by a distance transform rather than a dilation with a disc:
     # the same shape, at a cost that does not grow with the disc.
     outside_core = np.where(dist > radius, 0, 255).astype(np.uint8)
     opened = (cv2.distanceTransform(outside_core, cv2.DIST_L2, 3) <= radius).astype(np.uint8)
     found, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not found:
-        return None
-    body = max(found, key=cv2.contourArea)
-    area = cv2.contourArea(body)
-    if area < min_area or area < CUT_KEEP * cv2.countNonZero(filled):
-        return None
-    outline = _outline([body], area, paired=True)
-    if outline is None:
-        return None
-    # How much of the quad the blob itself covers (the opening rounded the
-    # card's corners off; the blob did not), the finger cut away.  (The part
-    # of the quad outside the box is not blob either.)
-    quad = np.zeros_like(filled)
-    cv2.fillConvexPoly(quad, np.round(outline[0]).astype(np.int32), 255)
-    inside = cv2.countNonZero(cv2.bitwise_and(quad, filled))
-    area_quad = abs(cv2.contourArea(outline[0]))
-    return outline[0] - np.array(shift, np.float32), inside / max(1.0, area_quad)
+    parts = sorted(((cv2.contourArea(c), c) for c in found), key=lambda t: -t[0])
+    if not shapeless:
+        parts = [t for t in parts[:1] if t[0] >= CUT_KEEP * cv2.countNonZero(filled)]
+    outlines = []
+    for area, body in parts[:OTHER_BLOBS]:
+        if area < min_area:
+            break
+        outline = _outline([body], area, paired=True)
+        if outline is None:
+            continue
+        # How much of the quad the blob itself covers (the opening rounded the
+        # card's corners off; the blob did not), the finger cut away.  (The
+        # part of the quad outside the box is not blob either.)
+        quad = np.zeros_like(filled)
+        cv2.fillConvexPoly(quad, np.round(outline[0]).astype(np.int32), 255)
+        inside = cv2.countNonZero(cv2.bitwise_and(quad, filled))
+        area_quad = abs(cv2.contourArea(outline[0]))
+        fill = inside / max(1.0, area_quad)
+        if fill >= GOOD_FILL:
+            # the largest part that is card-like: a court's picture, also
+            # left whole, is smaller than its card
+            return [(outline[0] - np.array(shift, np.float32), fill)]
+        outlines.append((outline[0] - np.array(shift, np.float32), fill))
+    return outlines[:1]
