@@ -10,7 +10,9 @@ that corner's neighbours' intersection, not the whole quad.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +86,60 @@ def _fit_quad(hull: npt.NDArray[Any]) -> npt.NDArray[np.float64] | None:
     return np.array(corners, dtype=np.float64)
 
 
+#: How many of the longest sides of an outline :func:`_paired_quads` chooses from.
+PAIRED_SIDES = 6
+#: Opposite sides of a card's outline are parallel but for perspective: at
+#: most this far from it (radians; 25 degrees).
+PARALLEL = math.radians(25.0)
+
+
+def _paired_quads(hull: npt.NDArray[Any]) -> list[npt.NDArray[np.float64]]:
+    """Quads made of four of a convex hull's longest sides whose opposite sides
+    are nearly parallel, the longest four first.
+
+    A finger over a card's corner leaves a notch that the hull bridges with a
+    slanted side, sometimes longer than what is left of the card's side it
+    bit into: the four longest sides are then not the card's (the slanted
+    side stands where a card's side would be parallel to another).  The hull
+    lies inside the half-plane of each of its sides, so four of them whose
+    directions turn by less than half a turn from one to the next close
+    around it: their lines, met in turn, make a quad that contains it."""
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 4:
+        return []
+    step = np.roll(poly, -1, axis=0) - poly
+    lengths = np.hypot(step[:, 0], step[:, 1])
+    # direction of each side, unwrapped so it grows (or, for a hull that
+    # runs the other way, falls) steadily around the hull
+    angle = np.unwrap(np.arctan2(step[:, 1], step[:, 0]))
+    if angle[-1] < angle[0]:
+        angle = -angle
+    sides = sorted(np.argsort(lengths)[-PAIRED_SIDES:].tolist())
+    pts = poly.tolist()
+    found: list[tuple[float, npt.NDArray[np.float64]]] = []
+    for keep in itertools.combinations(sides, 4):
+        turns = [float(angle[keep[k + 1]] - angle[keep[k]]) for k in range(3)]
+        turns.append(2 * math.pi - float(angle[keep[3]] - angle[keep[0]]))
+        if max(turns) >= math.pi - 1e-6:
+            continue  # the lines do not close around the hull
+        if (abs(turns[0] + turns[1] - math.pi) > PARALLEL
+                or abs(turns[1] + turns[2] - math.pi) > PARALLEL):
+            continue  # opposite sides far from parallel: not a card's outline
+        corners = []
+        for k in range(4):
+            i, j = keep[k], keep[(k + 1) % 4]
+            p = _intersect(*pts[i], *pts[(i + 1) % n], *pts[j], *pts[(j + 1) % n])
+            if p is None:
+                break
+            corners.append(p)
+        if len(corners) == 4:
+            found.append((float(sum(lengths[list(keep)])), np.array(corners, dtype=np.float64)))
+    found.sort(key=lambda t: -t[0])
+    return [q for _, q in found]
+
+
 #: index of each corner's successor: ``a[_NEXT]`` is ``np.roll(a, -1, axis=0)`` for four rows
 _NEXT = np.array([1, 2, 3, 0])
 
@@ -131,44 +187,128 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
 
     OpenCV shrinks a four-channel image about twice as fast as a three-channel
     one, with the same values in B, G and R, so the recogniser converts a frame
-    to BGRA once and hands that to both this and the corner warps."""
+    to BGRA once and hands that to both this and the corner warps.
+
+    The largest bright blob is taken first, as before.  When its outline fills
+    less than ``GOOD_FILL`` of the fitted quad (a finger or a bright patch of
+    the table joined to the card, or the card is not the largest blob), two
+    other outlines are tried: the blob with its narrow parts cut off
+    (:func:`_cut_necks`) and the next largest blobs on their own.  The one that
+    fills its quad best is taken when it fills at least ``GOOD_FILL``;
+    otherwise the first outline stands."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIZE / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
         frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
     )
     b, g, r = cv2.split(small)[:3]
-    # Paper is bright in every channel; felt, wood and skin are not.
-    white = cv2.min(cv2.min(b, g), r)
-    white = cv2.copyMakeBorder(white, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
-    white = cv2.GaussianBlur(white, (3, 3), 0)
+    # Paper is bright in every channel; felt, wood and skin are not.  The cut
+    # is chosen on the picture alone: the dark frame added below used to be
+    # counted too, and its zeros pulled Otsu's cut down until a bright cloth
+    # (or its lit half) passed as paper and swallowed the card.
+    white = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
     _, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     sh, sw = mask.shape
     areas = [cv2.contourArea(c) for c in contours]
+    min_area = MIN_AREA_SHARE * sh * sw
     k = max(range(len(areas)), key=areas.__getitem__)  # the first largest, as np.argmax
+    if areas[k] < min_area:
+        return None
+    pieces, blob_area = _pieces(contours, areas, k)
+    first = _outline(pieces, blob_area)
+    if first is None or first[1] < GOOD_FILL:
+        best = first if first is not None and first[1] >= GOOD_FILL else None
+        plausible = first is not None and first[1] >= PLAUSIBLE_FILL
+        for alt in _alternatives(contours, areas, k, pieces, min_area, plausible,
+                                 first is None):
+            if alt[1] >= GOOD_FILL and (best is None or alt[1] > best[1]):
+                best = alt
+        if best is not None:
+            first = best
+    if first is None:
+        return None
+    ordered, fill = first
+    full = (ordered - PAD) / scale
+    return Detection(quad=full.astype(np.float32), fill=fill)
+
+
+#: An outline that fills at least this share of its fitted quad is taken as
+#: found; below it, other outlines are tried (see :func:`find_card`).  A card
+#: found right fills 0.99 or more of its quad in most frames; a finger or a
+#: patch of cloth joined to it leaves 0.55 to 0.9.
+GOOD_FILL = 0.9
+#: Narrow parts cut off by :func:`_cut_necks`: those thinner than this share
+#: of the blob's widest part.  A finger is 0.26 to 0.34 of a card's width and
+#: the widest part of a card is its width, so 0.4 cuts a finger off and rounds
+#: the card's corners by 0.2 of its width, leaving most of each side straight.
+NECK = 0.4
+#: What is left after cutting the necks must be at least this share of the
+#: blob: a finger is a small part of it, while a court's framed picture left
+#: alone after its thin paper border was cut away is not the card.
+CUT_KEEP = 0.5
+#: Slits up to this many detection pixels wide are closed before necks are cut.
+SEAL = 5
+_SEAL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SEAL, SEAL))
+#: A first outline filling at least this share of its quad is nearly the
+#: card's: an outline found again in the same blob then keeps at least
+#: ``SHARED_CORNERS`` of its corners, each within ``CORNER_TOLERANCE`` of the
+#: card's width.
+PLAUSIBLE_FILL = 0.75
+SHARED_CORNERS = 2
+CORNER_TOLERANCE = 0.12
+#: How many of the next largest blobs are tried as the card.
+OTHER_BLOBS = 3
+
+_Outline = tuple[Quad, float]  # ordered quad in detection-image pixels, fill
+
+
+def _pieces(
+    contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int
+) -> tuple[list[npt.NDArray[Any]], float]:
+    """Blob ``k`` and the big pieces in its box: court art that reaches the
+    card's edge cuts the paper into several pieces."""
     best = contours[k]
     blob_area = areas[k]
-    if blob_area < MIN_AREA_SHARE * sh * sw:
-        return None
-    # Court art that reaches the card's edge cuts the paper into several pieces:
-    # gather the big pieces that touch the largest one's box.
     bx, by, bw, bh = cv2.boundingRect(best)
     mx, my = 0.08 * bw, 0.08 * bh
     pieces = [best]
     for c, a in zip(contours, areas, strict=True):
-        if c is best or a < 0.03 * blob_area:
+        if c is best or a < 0.03 * areas[k]:
             continue
         x, y, w, h = cv2.boundingRect(c)
         if x >= bx - mx and y >= by - my and x + w <= bx + bw + mx and y + h <= by + bh + my:
             pieces.append(c)
             blob_area += a
-    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else best)
+    return pieces, blob_area
+
+
+def _outline(
+    pieces: list[npt.NDArray[Any]], blob_area: float, *, paired: bool = False
+) -> _Outline | None:
+    """The card-shaped quad around ``pieces`` and the share of it they fill, or
+    None when no quad of a card's proportions fits.  The quad is made of the
+    hull's four longest sides, or with ``paired`` of the longest four that
+    pair up as a card's (:func:`_paired_quads`)."""
+    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    if paired:
+        for candidate in _paired_quads(hull):
+            found = _shaped(candidate, blob_area)
+            if found is not None:
+                return found
+        return None
     quad = _fit_quad(hull)
     if quad is None:
         return None
+    return _shaped(quad, blob_area)
+
+
+def _shaped(quad: npt.NDArray[np.float64], blob_area: float) -> _Outline | None:
+    """``quad`` ordered, with the share of it the blob fills; None when it does
+    not have a card's proportions."""
     quad_area = abs(cv2.contourArea(quad.astype(np.float32)))
     if quad_area <= 0:
         return None
@@ -179,5 +319,114 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     long = (sides[1] + sides[3]) / 2
     if short <= 1 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
         return None
-    full = (ordered - PAD) / scale
-    return Detection(quad=full.astype(np.float32), fill=float(blob_area / quad_area))
+    return ordered, float(blob_area / quad_area)
+
+
+def _alternatives(
+    contours: Sequence[npt.NDArray[Any]], areas: list[float], k: int,
+    pieces: list[npt.NDArray[Any]], min_area: float, plausible: bool, shapeless: bool,
+) -> Iterator[_Outline]:
+    """Other outlines for a card whose first outline did not fit well: the
+    first blob's paired quad, the blob with its necks cut, then each next
+    largest blob alone.
+
+    When the first outline was ``plausible`` (it filled ``PLAUSIBLE_FILL``
+    of its quad), an outline of the same blob must keep at least
+    ``SHARED_CORNERS`` of its corners: a finger bends the sides at its own
+    corner, the rest of the card's outline stays where it was.  One that
+    keeps fewer is a part of the card (a court's picture, whose thin paper
+    border the opening took away).  A first outline that filled less was
+    not the card's (a bright cloth joined to it): nothing of it is kept."""
+    hull = cv2.convexHull(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    first = _fit_quad(hull) if plausible else None
+    same_blob = [_outline(pieces, sum(cv2.contourArea(c) for c in pieces), paired=True),
+                 *_cut_necks(pieces, min_area, shapeless)]
+    for alt in same_blob:
+        if alt is not None and (first is None or _shared_corners(alt[0], first) >= SHARED_CORNERS):
+            yield alt
+    others = sorted((i for i in range(len(areas)) if i != k and areas[i] >= min_area),
+                    key=lambda i: -areas[i])[:OTHER_BLOBS]
+    # A blob inside the first one's hull is part of that card (a court's
+    # framed picture, cut off from the paper around it by a finger): never a
+    # card of its own.
+    for i in others:
+        x, y, w, h = cv2.boundingRect(contours[i])
+        if cv2.pointPolygonTest(hull, (x + w / 2, y + h / 2), False) >= 0:
+            continue
+        alt = _outline([contours[i]], areas[i])
+        if alt is not None:
+            yield alt
+
+
+def _shared_corners(quad: Quad, other: npt.NDArray[np.float64]) -> int:
+    """How many corners of ``quad`` have a corner of ``other`` within
+    ``CORNER_TOLERANCE`` of the quad's shorter side length."""
+    q = quad.astype(np.float64)
+    side = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+    d = np.linalg.norm(q[:, None, :] - other[None, :, :], axis=2)
+    return int((d.min(axis=1) <= CORNER_TOLERANCE * side).sum())
+
+
+def _cut_necks(
+    pieces: list[npt.NDArray[Any]], min_area: float, shapeless: bool
+) -> list[_Outline]:
+    """The blob without its narrow parts: a finger lying on the card, or a strip
+    of bright cloth touching it, joins the card through a part much narrower
+    than the card.  An opening with a disc (points farther than ``r`` from the
+    background, grown back by ``r``) removes every part narrower than ``2r``
+    and leaves the card's body, its corners rounded, whose four straight sides
+    still give the quad.  ``2r`` is ``NECK`` of the blob's widest part (twice
+    the largest distance from its inside to the background).
+
+    When the blob has an outline of a card's proportions, only the largest
+    part left counts, and only if it is ``CUT_KEEP`` of the blob: a court
+    card whose paper border a finger broke has a card-shaped but poorly
+    filled first outline, and its picture, or a piece of the card, left by
+    the opening is smaller and fills its own quad well.  When it has none
+    (``shapeless``: a bright cloth joined to the card, often larger than the
+    card), the largest of the ``OTHER_BLOBS`` largest parts left whose
+    outline fills ``GOOD_FILL`` of its quad is the card."""
+    # All the work in the blob's box (with a rim of background), not the frame.
+    x, y, w, h = cv2.boundingRect(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+    rim = SEAL // 2 + 1
+    shift = (rim - x, rim - y)
+    drawn = np.zeros((h + 2 * rim, w + 2 * rim), np.uint8)
+    cv2.drawContours(drawn, pieces, -1, 255, cv2.FILLED, offset=shift)
+    # A finger across a court card's paper border lets the outline run in
+    # along the thin dark line framing the picture: a slit the opening would
+    # widen into a cut between the border and the picture.  Seal it first.
+    filled = np.asarray(cv2.morphologyEx(drawn, cv2.MORPH_CLOSE, _SEAL_DISC), np.uint8)
+    dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
+    widest = float(dist.max())
+    radius = NECK * widest  # 2r = NECK * (2 * widest): NECK of the widest part
+    if radius < 2:
+        return []
+    # Grown back by a distance transform rather than a dilation with a disc:
+    # the same shape, at a cost that does not grow with the disc.
+    outside_core = np.where(dist > radius, 0, 255).astype(np.uint8)
+    opened = (cv2.distanceTransform(outside_core, cv2.DIST_L2, 3) <= radius).astype(np.uint8)
+    found, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    parts = sorted(((cv2.contourArea(c), c) for c in found), key=lambda t: -t[0])
+    if not shapeless:
+        parts = [t for t in parts[:1] if t[0] >= CUT_KEEP * cv2.countNonZero(filled)]
+    outlines = []
+    for area, body in parts[:OTHER_BLOBS]:
+        if area < min_area:
+            break
+        outline = _outline([body], area, paired=True)
+        if outline is None:
+            continue
+        # How much of the quad the blob itself covers (the opening rounded the
+        # card's corners off; the blob did not), the finger cut away.  (The
+        # part of the quad outside the box is not blob either.)
+        quad = np.zeros_like(filled)
+        cv2.fillConvexPoly(quad, np.round(outline[0]).astype(np.int32), 255)
+        inside = cv2.countNonZero(cv2.bitwise_and(quad, filled))
+        area_quad = abs(cv2.contourArea(outline[0]))
+        fill = inside / max(1.0, area_quad)
+        if fill >= GOOD_FILL:
+            # the largest part that is card-like: a court's picture, also
+            # left whole, is smaller than its card
+            return [(outline[0] - np.array(shift, np.float32), fill)]
+        outlines.append((outline[0] - np.array(shift, np.float32), fill))
+    return outlines[:1]

@@ -50,7 +50,13 @@ def _read(camera: CountingCamera, frames: int, show: str, faults: dict[str, int]
 
 
 def test_three_agreeing_frames_take_exactly_three_grabs() -> None:
-    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=4, mode="overhead"))
+    """Three frames are enough only when together they lead by ``FUSE_MARGIN``
+    (20 nats): a clean QH leads the runner-up by 6.5 to 7.2 nats a frame,
+    depending on the shot, so a shot near 6.7 a frame sits on the edge of
+    needing a fourth (seed 4 did: 3 x 6.6 = 19.8 after the outline search
+    changed by under a pixel).  Seed 7's shot leads by about 7.1 a frame,
+    21.4 in three, clear of the margin either way."""
+    cam = CountingCamera(SimCamera("builtin", preset="clean", seed=7, mode="overhead"))
     assert _read(cam, 3, "QH", {}) == ("QH", "")
     assert cam.grabs == 3
     # the second and third frames were grabbed by the grabber while one was read
