@@ -15,7 +15,6 @@ floor command; :func:`run_floor` runs it (and the page) until cancelled.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import ssl
 from collections.abc import Callable
@@ -90,11 +89,15 @@ class FloorService:
                 self._task.result()  # raises why it ended
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        # cancelled again until it ends: a cancel that lands while the task is
+        # already unwinding (a session closing on a lost broker) can be used up
+        # there, and one `await task` would then wait for ever
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if task is not None and not task.cancelled() and task.exception() is not None:
+            log.warning("floor: the subscriber had stopped on its own (%s)", task.exception())
         self.floor.store.close()
 
     async def run(self) -> None:
@@ -177,8 +180,11 @@ class FloorService:
                         cue()
             finally:
                 checker.cancel()
-                with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                    await checker
+                # gather, not `suppress(CancelledError)`: that would also swallow a
+                # cancel of this task arriving while it waits for the checker (the
+                # session ending on a lost broker just as `stop` is called), and the
+                # run loop would reconnect instead of stopping
+                await asyncio.gather(checker, return_exceptions=True)
 
     async def _check_behind(self, client: aiomqtt.Client) -> None:
         while True:

@@ -359,3 +359,22 @@ def test_the_floor_reads_over_tls_with_the_events_ca(broker: BrokerKit, tmp_path
         capture_output=True,
     )
     asyncio.run(stranger())
+
+
+def test_stop_ends_the_subscriber_while_the_broker_is_gone(
+    broker: BrokerKit, tmp_path: Path
+) -> None:
+    """The broker crashes; the subscriber is then between its lost session and
+    its next try.  ``stop`` must end it there, within a few seconds, and not
+    leave the floor's shutdown waiting for a broker that is not coming back."""
+
+    async def scenario() -> bool:
+        service = FloorService(settings(broker, f"sqlite:///{tmp_path / 'f.db'}"))
+        await service.start()
+        broker.kill()
+        await until(lambda: not service.connected.is_set(), 30)
+        async with asyncio.timeout(10):
+            await service.stop()
+        return service._task is None
+
+    assert asyncio.run(scenario())
