@@ -227,15 +227,27 @@ def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
     blanked (left, top), or None when no border line was found."""
     band = BORDER_BAND
     left = top = 0
-    cols = cv2.morphologyEx(mask[:, :band], cv2.MORPH_OPEN, _V_KERNEL).any(axis=0)
+    cols = _opened(mask[:, :band], _V_KERNEL).any(axis=0)
     if cols.any():
         left = int(np.flatnonzero(cols)[-1]) + 2
         mask[:, :left] = 0
-    rows = cv2.morphologyEx(mask[:band, :], cv2.MORPH_OPEN, _H_KERNEL).any(axis=1)
+    rows = _opened(mask[:band, :], _H_KERNEL).any(axis=1)
     if rows.any():
         top = int(np.flatnonzero(rows)[-1]) + 2
         mask[:top, :] = 0
     return (left, top) if left or top else None
+
+
+def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The mask's runs at least as long as ``kernel``, counted inside the mask
+    only (OpenCV's default border would let a stroke that reaches the patch's
+    side count as running on beyond it)."""
+    return np.asarray(
+        cv2.morphologyEx(
+            mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
+        ),
+        np.uint8,
+    )
 
 
 def _boxes(

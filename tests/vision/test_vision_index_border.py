@@ -58,6 +58,18 @@ def test_glyph_strokes_are_not_a_border() -> None:
     assert np.array_equal(mask, before)
 
 
+def test_a_stroke_reaching_the_patch_side_is_measured_inside_it() -> None:
+    """A stroke of 50 units (rows 100-149) in column 3 reaching the patch's
+    foot, and a bar of 20 units (rows 2-3, columns 44-63) reaching its right
+    side: both shorter than 75 and 32 within the patch, so no border (a
+    morphological opening that took the outside for ink would have found
+    both: 50 is over half of 75 and 20 over half of 32)."""
+    mask = np.zeros((150, 64), np.uint8)
+    mask[100:150, 3] = 1
+    mask[2:4, 44:64] = 1
+    assert strip_border(mask) is None
+
+
 def _bordered_patch() -> np.ndarray:
     """A paper patch (235) with, in black (20): the card's border down columns
     1-3 from row 14 to the patch's foot (136 rows); a rank bar (columns 4-15,
