@@ -207,13 +207,14 @@ EDGE = 2
 #: which a long straight line of ink is the card's printed border: no glyph
 #: is a straight stroke as long as ``_LINE_V`` or ``_LINE_H``.
 BORDER_BAND = 9
-#: the shortest straight run (card units) taken for a border line: as long as
-#: what the splitter drops as a frame line down the patch (half its height),
-#: and half its width across (the top border is shortened by the card's
-#: rounded corner)
-_LINE_V, _LINE_H = CROP_H // 2, CROP_W // 2
-_V_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (1, _LINE_V))
-_H_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (_LINE_H, 1))
+#: the shortest straight run (card units, inside the patch) taken for a border
+#: line: down the patch 60, one and a half times the tallest rank of the
+#: validation designs (`tango`'s "10", 40 units; 75, half the patch, missed
+#: borders that glare broke at 65-69 units), and across half the patch's
+#: width, 32 (the top border is shortened by the card's rounded corner)
+_LINE_V, _LINE_H = 60, CROP_W // 2
+_V_KERNEL = np.ones((_LINE_V, 1), np.uint8)
+_H_KERNEL = np.ones((1, _LINE_H), np.uint8)
 
 
 def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:

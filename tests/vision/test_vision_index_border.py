@@ -9,18 +9,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.index import BORDER_BAND, CROP_H, CROP_W, read_patch, strip_border
+from vision.index import (
+    _LINE_H,
+    _LINE_V,
+    BORDER_BAND,
+    CROP_H,
+    CROP_W,
+    read_patch,
+    strip_border,
+)
 
 
 def test_the_drawn_sizes_are_the_ones_reasoned_from() -> None:
     """The reasoning below takes a 64 x 150 patch, a 9-unit band, a vertical
-    border line of at least 75 units (half of 150) and a horizontal one of
-    at least 32 (half of 64)."""
-    assert (CROP_W, CROP_H, BORDER_BAND) == (64, 150, 9)
+    border line of at least 60 units and a horizontal one of at least 32
+    (half of 64)."""
+    assert (CROP_W, CROP_H, BORDER_BAND, _LINE_V, _LINE_H) == (64, 150, 9, 60, 32)
 
 
 def test_a_long_line_in_the_band_is_blanked_with_what_lies_outside_it() -> None:
-    """A vertical line in columns 2-4, rows 4-139 (136 units, over 75) and a
+    """A vertical line in columns 2-4, rows 4-139 (136 units, over 60) and a
     glyph (columns 5-14, rows 12-41) touching it.  The line's last column is
     4, so columns 0 to 4 + 1 = 5 are blanked (left = 6): the glyph keeps
     columns 6-14, 9 columns x 30 rows = 270 pixels; nothing else is left.
@@ -46,7 +54,7 @@ def test_a_line_across_the_top_band_is_blanked_too() -> None:
 
 def test_glyph_strokes_are_not_a_border() -> None:
     """A "1" of 40 units (rows 10-49) in column 3, inside the band but shorter
-    than 75; a bar of 30 units across the top band (rows 2-3, columns 10-39),
+    than 60; a bar of 30 units across the top band (rows 2-3, columns 10-39),
     shorter than 32; and a line of 100 units (rows 10-109) in column 9, just
     outside the band (columns 0-8): no border, and the mask is left alone."""
     mask = np.zeros((150, 64), np.uint8)
@@ -61,9 +69,9 @@ def test_glyph_strokes_are_not_a_border() -> None:
 def test_a_stroke_reaching_the_patch_side_is_measured_inside_it() -> None:
     """A stroke of 50 units (rows 100-149) in column 3 reaching the patch's
     foot, and a bar of 20 units (rows 2-3, columns 44-63) reaching its right
-    side: both shorter than 75 and 32 within the patch, so no border (a
+    side: both shorter than 60 and 32 within the patch, so no border (a
     morphological opening that took the outside for ink would have found
-    both: 50 is over half of 75 and 20 over half of 32)."""
+    both: 50 is over half of 60 and 20 over half of 32)."""
     mask = np.zeros((150, 64), np.uint8)
     mask[100:150, 3] = 1
     mask[2:4, 44:64] = 1
