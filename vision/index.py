@@ -203,10 +203,69 @@ def flatten(minch: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 EDGE = 2
 
 
+#: Card units (about 3 mm) from the patch's card edges (left, top) within
+#: which a long straight line of ink is the card's printed border: no glyph
+#: is a straight stroke as long as ``_LINE_V`` or ``_LINE_H``.
+BORDER_BAND = 9
+#: the shortest straight run (card units, inside the patch) taken for a border
+#: line: down the patch 60, one and a half times the tallest rank of the
+#: validation designs (`tango`'s "10", 40 units; 75, half the patch, missed
+#: borders that glare broke at 65-69 units), and across half the patch's
+#: width, 32 (the top border is shortened by the card's rounded corner)
+_LINE_V, _LINE_H = 60, CROP_W // 2
+_V_KERNEL = np.ones((_LINE_V, 1), np.uint8)
+_H_KERNEL = np.ones((1, _LINE_H), np.uint8)
+
+
+def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
+    """Blank the card's printed border in an ink mask, in place: a straight
+    line of ink at least ``_LINE_V`` long down the patch within
+    ``BORDER_BAND`` of its left (card) edge, or ``_LINE_H`` across within the
+    band of its top edge, is blanked with everything between it and the edge,
+    plus one unit for its blurred inner rim.  A glyph printed against such a
+    border (a large "10" whose "1" touches it) is otherwise one blob with it,
+    which the splitter drops as a frame line.  Returns the columns and rows
+    blanked (left, top), or None when no border line was found."""
+    band = BORDER_BAND
+    left = top = 0
+    cols = _opened(mask[:, :band], _V_KERNEL).any(axis=0)
+    if cols.any():
+        left = int(np.flatnonzero(cols)[-1]) + 2
+        mask[:, :left] = 0
+    rows = _opened(mask[:band, :], _H_KERNEL).any(axis=1)
+    if rows.any():
+        top = int(np.flatnonzero(rows)[-1]) + 2
+        mask[:top, :] = 0
+    return (left, top) if left or top else None
+
+
+def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The mask's runs at least as long as ``kernel``, counted inside the mask
+    only (OpenCV's default border would let a stroke that reaches the patch's
+    side count as running on beyond it)."""
+    return np.asarray(
+        cv2.morphologyEx(
+            mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
+        ),
+        np.uint8,
+    )
+
+
 def _boxes(
     mask: npt.NDArray[np.uint8], edge: int = 0
-) -> tuple[npt.NDArray[np.int32], list[_Box]]:
-    if edge:
+) -> tuple[npt.NDArray[np.int32], list[_Box]] | None:
+    """The mask's blobs that may be glyphs.  ``edge``: card units along the
+    left and top edges blanked first (``EDGE``); -1: the card's printed
+    border blanked instead (``strip_border``; None when there is none), its
+    inner side then taken as the card's edge (the roof showing through the
+    rounded corner inside the border's arc touches both)."""
+    left = top = edge
+    if edge < 0:
+        stripped = strip_border(mask)
+        if stripped is None:
+            return None
+        left, top = stripped
+    elif edge:
         mask[:, :edge] = 0
         mask[:edge, :] = 0
     # Grana's block-based labelling numbers blobs exactly as OpenCV's default
@@ -225,7 +284,7 @@ def _boxes(
             continue  # runs off the patch: a pip of the card body, court art
         if h > 0.5 * CROP_H or w > 0.8 * CROP_W:
             continue  # frame lines
-        at_left, at_top = x <= edge, y <= edge
+        at_left, at_top = x <= left, y <= top
         if at_left and at_top:
             continue  # table showing through the rounded corner
         if (at_left or at_top) and max(w, h) > 4 * min(w, h):
@@ -318,8 +377,14 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     first = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
     found = None
     levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
-    for edge, thr in [(0, t) for t in levels] + [(EDGE, t) for t in levels]:
-        labels, boxes = _boxes(_ink_mask(minch, thr), edge)
+    # the whole mask; then with the card's edge left out; then with the
+    # card's printed border left out (each tried only when the one before
+    # failed at every level, so what was read before is read the same way)
+    for edge, thr in [(e, t) for e in (0, EDGE, -1) for t in levels]:
+        got = _boxes(_ink_mask(minch, thr), edge)
+        if got is None:
+            continue
+        labels, boxes = got
         found = _split(boxes)
         if found is not None:
             break
