@@ -67,12 +67,16 @@ def decide(s: State, a: Decide) -> None:
             if not lo <= amount <= high:
                 span = f"exactly {say(lo)}" if lo == high else f"{say(lo)} to {say(high)}"
                 raise IllegalAction(
-                    f"cannot {word} {say(amount)}: the amount must be {span}",
+                    f"cannot {_VERB.get(word, word)} {say(amount)}: the amount must be {span}",
                     player=a.player, hand=hi + 1, decision=decision_text(a),
                 )
     h.words += 1
     _EFFECTS[word](s, d, si, hi, h, amount)
     advance(s)
+
+
+#: a decision word as a verb, where the word is not one ("cannot insure for 2")
+_VERB = {"insurance": "insure for"}
 
 
 def decision_text(a: Decide) -> str:

@@ -23,7 +23,7 @@ def to_half(amount: Amount | None, what: str, player: str | None = None, whole: 
             raise IllegalAction(f"cannot use {amount} for the {what}", player=player)
         h = int(h)
     if whole and h % 2:
-        raise IllegalAction(f"the {what} must be whole units", player=player)
+        raise IllegalAction(f"must give whole units for the {what}", player=player)
     return h
 
 

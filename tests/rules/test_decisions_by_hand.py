@@ -206,7 +206,7 @@ REFUSALS: list[tuple[Callable[[], GameState], Decide, str]] = [
      "Ann cannot buy 4: the amount must be 2 to 3"),
     (ponton_sevens_vs_ace, Decide("Ann", "buy", 5),
      "Ann cannot buy 5: the amount must be exactly 10"),
-    (house_14, Decide("Ann", "buy", Fraction(5, 2)), "Ann the buy must be whole units"),
+    (house_14, Decide("Ann", "buy", Fraction(5, 2)), "Ann must give whole units for the buy"),
     (house_14, Decide("Ann", "buy", "3"), "Ann must give a number for the buy"),  # type: ignore[arg-type]
     (house_14, Decide("Ann", "buy", True), "Ann must give a number for the buy"),
     # double: the casino's word, once, after a twist when the table says so
@@ -247,9 +247,9 @@ REFUSALS: list[tuple[Callable[[], GameState], Decide, str]] = [
     (ponton_pontoon_vs_ace, Decide("Ann", "insurance", 5),
      "Ann cannot insure a pontoon: it may take even money instead"),
     (ponton_sevens_vs_ace, Decide("Ann", "insurance", 2),
-     "Ann cannot insurance 2: the amount must be exactly 5"),
+     "Ann cannot insure for 2: the amount must be exactly 5"),
     (ponton_sevens_vs_ace, Decide("Ann", "insurance", Fraction(5, 2)),
-     "Ann cannot insurance 2.5: the amount must be exactly 5"),
+     "Ann cannot insure for 2.5: the amount must be exactly 5"),
     (ponton_sevens_vs_ace, Decide("Ann", "insurance", Fraction(1, 3)),
      "Ann cannot use 1/3 for the insurance"),
     # even money (§6)

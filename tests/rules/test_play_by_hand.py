@@ -104,7 +104,7 @@ def test_a_table_without_shoot_bets_has_no_kitty() -> None:
         (12, "Dan cannot put up 12: a kitty is 4 to 8"),
         (-4, "Dan cannot put up -4: a kitty is 4 to 8"),
         (_any("5"), "Dan must give a number for the kitty"),
-        (Fraction(9, 2), "Dan the kitty must be whole units"),
+        (Fraction(9, 2), "Dan must give whole units for the kitty"),
     ],
 )
 def test_a_new_kitty_is_between_the_minimum_and_maximum_stake(amount: Any, sentence: str) -> None:
@@ -138,7 +138,7 @@ def test_between_deals_the_banker_adds_at_least_1_to_the_kitty() -> None:
     assert state.kitty_units == 16
     for amount in (0, -1):
         _says(state, PutKitty(amount), "Dan must add at least 1 to the kitty", "Dan")
-    _says(state, PutKitty(Fraction(1, 2)), "Dan the kitty must be whole units", "Dan")
+    _says(state, PutKitty(Fraction(1, 2)), "Dan must give whole units for the kitty", "Dan")
     assert state.balances_units() == {"Ann": 0, "Bob": 0, "Dan": 0}  # the kitty moves no balance
 
 
@@ -176,7 +176,7 @@ def test_the_bank_is_not_for_sale_at_a_house_table() -> None:
         (SellBank("Dan", 3), "Dan cannot sell the bank to themselves"),
         (SellBank("Ann", -1), "Dan cannot sell the bank for a negative price"),
         (SellBank("Ann", _any("3")), "Dan must give a number for the price"),
-        (SellBank("Ann", Fraction(5, 2)), "Dan the price must be whole units"),
+        (SellBank("Ann", Fraction(5, 2)), "Dan must give whole units for the price"),
     ],
 )
 def test_a_sale_the_rules_do_not_allow_is_refused(action: SellBank, sentence: str) -> None:
@@ -296,7 +296,7 @@ def test_a_stake_before_the_deal_is_refused() -> None:
         (PlaceStake("Ann", 12), "Ann cannot stake 12: stakes are 4 to 8", "Ann"),
         (PlaceStake("Bob", -4), "Bob cannot stake -4: stakes are 4 to 8", "Bob"),
         (PlaceStake("Ann", _any("4")), "Ann must give a number for the stake", "Ann"),
-        (PlaceStake("Ann", Fraction(9, 2)), "Ann the stake must be whole units", "Ann"),
+        (PlaceStake("Ann", Fraction(9, 2)), "Ann must give whole units for the stake", "Ann"),
     ],
 )
 def test_a_stake_outside_the_agreed_limits_is_refused(
@@ -371,7 +371,7 @@ def test_a_shoot_bet_out_of_turn_is_refused() -> None:
         (6, "Ann cannot shoot 6: the kitty allows 0 to 5"),
         (-1, "Ann cannot shoot -1: the kitty allows 0 to 5"),
         (_any("1"), "Ann must give a number for the shoot bet"),
-        (Fraction(3, 2), "Ann the shoot bet must be whole units"),
+        (Fraction(3, 2), "Ann must give whole units for the shoot bet"),
     ],
 )
 def test_a_shoot_bet_beyond_the_kitty_is_refused(amount: Any, sentence: str) -> None:

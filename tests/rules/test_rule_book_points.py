@@ -257,20 +257,20 @@ def test_a_hand_that_took_even_money_cannot_insure() -> None:
     [
         ({**HOUSE2, "deals": [{"top": ["9C", "TC", "9D", "7S"], "stakes": {"Ann": 2.5},
                                "actions": {"Ann": ["stick"]}, "bank": ["stay"]}]},
-         "deal 1, Ann, hand 1, decision 'stake 2.5': the stake must be whole units"),
+         "deal 1, Ann, hand 1, decision 'stake 2.5': must give whole units for the stake"),
         ({**HOUSE2, "deals": [{"top": ["2C", "TC", "3D", "7S", "9H"], "stakes": {"Ann": 2},
                                "actions": {"Ann": ["buy 2.5", "stick"]}, "bank": ["stay"]}]},
-         "deal 1, Ann, hand 1, decision 'buy 2.5': the buy must be whole units"),
+         "deal 1, Ann, hand 1, decision 'buy 2.5': must give whole units for the buy"),
         ({"rules": "traditional", "players": ["Ann", "Ben"], "banker": "Ben",
           "deals": [{"sell_bank": {"to": "Ann", "price": 2.5}, "stakes": {"Ben": 1}}]},
-         "deal 1, Ben, decision 'sell bank to Ann': the price must be whole units"),
+         "deal 1, Ben, decision 'sell bank to Ann': must give whole units for the price"),
         ({**PONTON, "deals": [{"top": ["9C", "AC", "8D", "6D"], "stakes": {"Ann": 5},
                                "actions": {"Ann": ["insurance 2", "stick"]}}]},
-         "deal 1, Ann, hand 1, decision 'insurance 2': cannot insurance 2: the amount must be "
+         "deal 1, Ann, hand 1, decision 'insurance 2': cannot insure for 2: the amount must be "
          "exactly 2.5"),
         ({**PONTON, "deals": [{"top": ["9C", "AC", "8D", "6D"], "stakes": {"Ann": 5},
                                "actions": {"Ann": ["insurance 3", "stick"]}}]},
-         "deal 1, Ann, hand 1, decision 'insurance 3': cannot insurance 3: the amount must be "
+         "deal 1, Ann, hand 1, decision 'insurance 3': cannot insure for 3: the amount must be "
          "exactly 2.5"),
     ],
 )

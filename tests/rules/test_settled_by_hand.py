@@ -143,7 +143,7 @@ def test_a_negative_half_amount_is_quoted_with_its_sign() -> None:
     except ScenarioError as refusal:
         assert str(refusal) == (
             "deal 1, Ann, hand 1, decision 'insurance -1.5': "
-            "cannot insurance -1.5: the amount must be exactly 1.5"
+            "cannot insure for -1.5: the amount must be exactly 1.5"
         )
     else:  # pragma: no cover
         raise AssertionError("a negative insurance was accepted")
@@ -240,7 +240,7 @@ def test_a_stake_that_is_not_a_whole_number_is_refused_in_plain_words() -> None:
         ("5", "must give a number for the stake"),
         (True, "must give a number for the stake"),
         (Fraction(5, 4), "cannot use 5/4 for the stake"),
-        (Fraction(5, 2), "the stake must be whole units"),
+        (Fraction(5, 2), "must give whole units for the stake"),
     ]:
         with pytest.raises(IllegalAction) as refusal:
             apply(state, PlaceStake("Ann", amount))  # type: ignore[arg-type]
