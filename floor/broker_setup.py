@@ -26,6 +26,7 @@ import base64
 import hashlib
 import os
 import secrets
+import string
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -79,6 +80,21 @@ def table_ids(count: int) -> list[str]:
     if not 1 <= count <= 999:
         raise SetupError(f"--tables must be 1-999 (got {count})")
     return [f"table-{k}" for k in range(1, count + 1)]
+
+
+PASSWORD_ALPHABET = string.ascii_letters + string.digits
+PASSWORD_LENGTH = 24  # 24 of 62 symbols: about 143 bits
+
+
+def new_password() -> str:
+    """A random password of letters and digits only.
+
+    Why not ``token_urlsafe``: its alphabet has ``-`` and ``_``, and one
+    password in 64 began with ``-``, which a command line such as
+    ``floor serve --password …`` reads as another option; letters and digits
+    survive every shell, TOML string and form a steward pastes them into.
+    """
+    return "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
 
 
 def password_line(user: str, password: str, *, salt: bytes | None = None) -> str:
@@ -228,8 +244,8 @@ def write_broker(
         raise SetupError(f"{out} already holds a broker (mosquitto.conf); choose another --out")
     (out / "data").mkdir(exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
-    floor = Account(FLOOR_USER, secrets.token_urlsafe(18))
-    accounts = {table: Account(table, secrets.token_urlsafe(18)) for table in tables}
+    floor = Account(FLOOR_USER, new_password())
+    accounts = {table: Account(table, new_password()) for table in tables}
     acl = out / "acl"
     acl.write_text(acl_text(list(accounts)), encoding="utf-8")
     passwd = out / "passwd"

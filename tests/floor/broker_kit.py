@@ -257,7 +257,7 @@ class FloorProcess:
         self.port = free_port()
         self.token = "floor-test-token"
         self.args = ["floor", "serve", "--broker", kit.url, "--username", kit.floor.user,
-                     "--password", kit.floor.password, "--db", db, "--port", str(self.port),
+                     f"--password={kit.floor.password}", "--db", db, "--port", str(self.port),
                      "--token", self.token]  # fmt: skip
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None

@@ -7,6 +7,7 @@ reads journals and statuses and writes resend requests).
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import shutil
 import socket
@@ -17,9 +18,11 @@ import pytest
 from broker_kit import BrokerKit, Listener
 
 from controller.cli import main
+from controller.commands import floor as floor_command
 from controller.config import ConfigError, load_config
 from controller.journal import Journal
 from floor.broker_proc import Mosquitto, free_port
+from floor.broker_setup import new_password
 from floor.messages import decode_entry, topic
 from floor.publisher import FloorPublisher
 
@@ -77,6 +80,23 @@ def test_init_broker_writes_the_acl_and_one_snippet_per_table(
     assert init_broker(["--tables", "2", "--out", str(out)]) == 1
     assert "already holds a broker" in capsys.readouterr().err
     assert (out / "passwd").read_text() == before
+
+
+def test_generated_passwords_survive_a_command_line() -> None:
+    # CI once failed when a generated password began with "-": argparse read
+    # "--password -x…" as a missing value.  Letters and digits only, 24 long.
+    passwords = [new_password() for _ in range(2000)]
+    assert all(len(p) == 24 and p.isascii() and p.isalnum() for p in passwords)
+    assert len(set(passwords)) == len(passwords)
+
+
+def test_floor_serve_takes_a_password_that_begins_with_a_dash() -> None:
+    # a password made before this fix (or by hand) may still begin with "-":
+    # the "--password=VALUE" spelling must carry it
+    parser = argparse.ArgumentParser()
+    floor_command.add_arguments(parser)
+    args = parser.parse_args(["serve", "--password=-x_Y", "--broker", "mqtt://h"])
+    assert args.password == "-x_Y" and args.broker == "mqtt://h"
 
 
 def test_the_written_configuration_runs_and_serves_tls_for_its_host(tmp_path: Path) -> None:
