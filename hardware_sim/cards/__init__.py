@@ -1,17 +1,21 @@
 """Card faces for the simulator: a built-in OpenCV renderer (no extra packages)
-and the Debian ``gnome-cards-data`` designs (rendered with ``rsvg-convert``).
+the Debian ``gnome-cards-data`` designs (rendered with ``rsvg-convert``), and
+built-in faces with the index set in an installed TrueType font.
 
 A *deck* hands out faces by card code; the simulated camera only needs this::
 
     from hardware_sim.cards import open_deck, CARD_CODES
-    deck = open_deck("builtin")            # or "builtin:modern", or "paris" (gnome design)
+    deck = open_deck("builtin")            # or "builtin:modern", "paris" (gnome design),
+                                           # "font:DejaVu Serif/bold" (index in that font)
     face = deck.face("TD")                 # BGR uint8, height = 1.4 x width
     alpha = deck.mask("TD")                # 255 on the card, 0 outside its rounded corners
     back = deck.back()
 
 Names: ``builtin`` / ``builtin:<style>`` (styles in
-:data:`hardware_sim.cards.builtin.STYLES`) or any name from
-:func:`hardware_sim.cards.gnome.list_designs`.
+:data:`hardware_sim.cards.builtin.STYLES`), ``font:<Family>`` or
+``font:<Family>/bold`` (:mod:`hardware_sim.cards.fontdeck`; the family must be
+installed, else :class:`~hardware_sim.cards.truetype.FontMissing` names its
+Debian package) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
 """
 
 from __future__ import annotations
@@ -80,7 +84,8 @@ class BuiltinDeck:
 
 
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
-    """A deck by name: ``builtin``, ``builtin:<style>``, or a gnome-cards-data design."""
+    """A deck by name: ``builtin``, ``builtin:<style>``, ``font:<Family>[/bold]``,
+    or a gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -88,6 +93,11 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
         if style not in STYLES:
             raise ValueError(f"unknown built-in style {style!r}; choose from {sorted(STYLES)}")
         return BuiltinDeck(style, width=width)
+    if name.startswith("font:"):
+        from hardware_sim.cards.fontdeck import FontDeck, parse_name  # runs fc-list, rsvg-convert
+
+        family, bold = parse_name(name)
+        return FontDeck(family, bold=bold, width=width)
     from hardware_sim.cards.gnome import GnomeDeck  # only when asked: runs rsvg-convert
 
     return GnomeDeck(name, width=width)

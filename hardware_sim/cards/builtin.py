@@ -211,10 +211,11 @@ def _draw_pips(
 
 def _draw_court(
     img: Image, letter: str, suit_shape: str, color: Color, colors: dict[str, Color],
-    st: CardStyle,
+    st: CardStyle, letter_glyph: Image | None = None,
 ) -> None:
     """A framed court panel: a simple bust, mirrored top and bottom as on real
-    court cards, with a large letter across the middle."""
+    court cards, with a large letter across the middle (``letter_glyph``: that
+    letter's alpha mask, already sized, when the deck sets it in another font)."""
     h, w = img.shape[:2]
     x0, y0, x1, y1 = round(0.22 * w), round(0.13 * h), round(0.78 * w), round(0.87 * h)
     cv2.rectangle(img, (x0, y0), (x1, y1), st.court_fill, -1)
@@ -234,7 +235,8 @@ def _draw_court(
         draw_shape(view, suit_shape, (x0 + 0.1 * w, y0 + 0.08 * w), 0.1 * w, colors)
         if turn:
             img[:] = view[::-1, ::-1]
-    glyph = _glyph(letter, st.font, st.stroke, round(0.22 * h), round(0.4 * w))
+    glyph = (letter_glyph if letter_glyph is not None
+             else _glyph(letter, st.font, st.stroke, round(0.22 * h), round(0.4 * w)))
     _blend(img, glyph, round(cx - glyph.shape[1] / 2), round(h / 2 - glyph.shape[0] / 2), color)
 
 

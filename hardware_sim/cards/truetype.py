@@ -1,0 +1,206 @@
+"""Installed TrueType / OpenType fonts, found by family, and SVG rendered with
+exactly those fonts.
+
+Fontconfig never says "no such font": asked for a family it lacks, it hands
+out the closest one it has (``fc-match "C059"`` gives DejaVu Sans on a
+machine without ``fonts-urw-base35``), and ``rsvg-convert`` draws SVG text
+with whatever it gets.  A deck or a training set "in C059" could then
+silently be in DejaVu.  So a family is looked up in ``fc-list`` (which lists
+only what is really there), and SVG is rendered under a private fontconfig
+that holds only the chosen font files (:func:`isolated_fonts`): nothing can be
+substituted, and fonts installed later can never creep in.
+
+Example::
+
+    from hardware_sim.cards.truetype import find_font, isolated_fonts, render_svg
+    f = find_font("DejaVu Serif", bold=True)   # f.file: .../dejavu/DejaVuSerif-Bold.ttf
+    with isolated_fonts([f.file]) as env:
+        bgra = render_svg('<svg ...><text font-family="DejaVu Serif">A</text></svg>', env)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+
+from hardware_sim.cards._img import Image, u8
+
+#: Debian packages that provide font families a deck or a benchmark may ask for
+#: (names as ``fc-list`` spells them; from each package's file list)
+FONT_PACKAGES: dict[str, str] = {
+    **dict.fromkeys(("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"), "fonts-dejavu-core"),
+    **dict.fromkeys(("DejaVu Sans Condensed", "DejaVu Serif Condensed", "DejaVu Sans Light",
+                     "DejaVu Math TeX Gyre"), "fonts-dejavu-extra"),
+    **dict.fromkeys(("Liberation Sans", "Liberation Serif", "Liberation Mono",
+                     "Liberation Sans Narrow"), "fonts-liberation"),
+    **dict.fromkeys(("C059", "P052", "URW Bookman", "URW Gothic", "Nimbus Sans",
+                     "Nimbus Sans Narrow", "Nimbus Roman", "Nimbus Mono PS", "Z003",
+                     "D050000L", "Standard Symbols PS"), "fonts-urw-base35"),
+    **dict.fromkeys(("FreeSerif", "FreeSans", "FreeMono"), "fonts-freefont-ttf"),
+    **dict.fromkeys(("Noto Serif", "Noto Sans"), "fonts-noto-core"),
+    "Open Sans": "fonts-open-sans",
+    "Caladea": "fonts-crosextra-caladea",
+    "Carlito": "fonts-crosextra-carlito",
+}
+#: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
+#: even where fontconfig would pick them (``fonts-urw-base35`` installs both)
+DRAWABLE_FORMATS = ("TrueType", "CFF")
+#: fontconfig weights: regular is 80, bold 200; demibold (180) counts as bold, as
+#: URW Bookman and URW Gothic call their bold "Demi"
+BOLD_FROM = 180
+REGULAR, BOLD = 80, 200
+NORMAL_WIDTH = 100
+
+
+class FontMissing(LookupError):
+    """A font family (or its bold) is not installed; the message names the package."""
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """One installed font file as ``fc-list`` describes it."""
+
+    family: str  # the family asked for
+    style: str
+    weight: int
+    slant: int
+    width: int
+    fontformat: str
+    file: str
+
+
+def _fc(args: list[str]) -> str:
+    exe = shutil.which(args[0])
+    if exe is None:
+        raise RuntimeError(f"{args[0]} not found: install the Debian package fontconfig")
+    proc = subprocess.run([exe, *args[1:]], capture_output=True, text=True, timeout=60,
+                          check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+_FIELDS = "%{family}\t%{style}\t%{weight}\t%{slant}\t%{width}\t%{fontformat}\t%{file}\n"
+
+
+def font_files(family: str) -> list[FontFile]:
+    """Every installed file whose family list names ``family`` (any style), from
+    ``fc-list``; empty if none.  Fontconfig compares names ignoring case and spaces."""
+    out = []
+    for line in _fc(["fc-list", "--format", _FIELDS, f":family={family}"]).splitlines():
+        parts = line.split("\t")
+        if len(parts) != 7:
+            continue
+        _, style, weight, slant, width, fmt, path = parts
+        out.append(FontFile(family, style.split(",")[0], _int(weight), _int(slant),
+                            _int(width, NORMAL_WIDTH), fmt, path))
+    return sorted(out, key=lambda f: f.file)
+
+
+def _int(text: str, default: int = 0) -> int:
+    """fontconfig prints a range (``[80 200]``) for variable fonts: take its start."""
+    t = text.strip("[] ").split()
+    try:
+        return int(float(t[0])) if t else default
+    except ValueError:
+        return default
+
+
+def substitute(family: str) -> str:
+    """The family fontconfig would hand out for ``family`` (itself if installed)."""
+    return _fc(["fc-match", "--format", "%{family}", family]).split(",")[0]
+
+
+def install_hint(family: str) -> str:
+    pkg = FONT_PACKAGES.get(family)
+    if pkg:
+        return f"install it with: apt-get install -y {pkg}"
+    return "install the Debian package that provides it (apt-cache search --names-only fonts-)"
+
+
+def find_font(family: str, *, bold: bool = False) -> FontFile:
+    """The upright file of ``family`` Pango can draw, regular or bold (nearest
+    weight, normal width first); :class:`FontMissing` if there is none."""
+    files = [f for f in font_files(family) if f.fontformat in DRAWABLE_FORMATS]
+    if not files:
+        raise FontMissing(
+            f"font family {family!r} is not installed (fontconfig would silently draw "
+            f"{substitute(family)!r} instead); {install_hint(family)}"
+        )
+    upright = [f for f in files if f.slant == 0 and (f.weight >= BOLD_FROM) == bold]
+    if not upright:
+        what = "bold" if bold else "regular"
+        raise FontMissing(
+            f"font family {family!r} has no upright {what} face installed "
+            f"(found: {', '.join(sorted({f.style for f in files}))}); {install_hint(family)}"
+        )
+    target = BOLD if bold else REGULAR
+    return min(upright, key=lambda f: (abs(f.width - NORMAL_WIDTH), abs(f.weight - target),
+                                       f.file))
+
+
+_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>{fonts}</dir>
+  <cachedir>{cache}</cachedir>
+  <include ignore_missing="yes">/etc/fonts/conf.d</include>
+</fontconfig>
+"""
+
+
+@contextmanager
+def isolated_fonts(files: Iterable[str]) -> Iterator[dict[str, str]]:
+    """An environment for subprocesses whose fontconfig knows only ``files``
+    (linked into a temporary folder; the system's rendering rules still apply)."""
+    with tempfile.TemporaryDirectory(prefix="pontoon-fonts-") as tmp:
+        fonts = Path(tmp) / "fonts"
+        fonts.mkdir()
+        for i, f in enumerate(sorted(set(files))):
+            src = Path(f)
+            if not src.is_file():
+                raise FontMissing(f"font file {f} is not installed")
+            (fonts / f"{i:03d}-{src.name}").symlink_to(src.resolve())
+        conf = Path(tmp) / "fonts.conf"
+        conf.write_text(_CONF.format(fonts=fonts, cache=Path(tmp) / "cache"), encoding="utf-8")
+        yield {**os.environ, "FONTCONFIG_FILE": str(conf)}
+
+
+def render_svg(svg: str, env: dict[str, str] | None = None) -> Image:
+    """``svg`` drawn by ``rsvg-convert`` (Debian ``librsvg2-bin``) as BGRA, at the
+    size the SVG states, under ``env`` (e.g. from :func:`isolated_fonts`)."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise RuntimeError("rsvg-convert not found: install the Debian package librsvg2-bin")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.svg", Path(tmp) / "out.png"
+        src.write_text(svg, encoding="utf-8")
+        proc = subprocess.run([exe, "-o", str(dst), str(src)], capture_output=True, text=True,
+                              timeout=120, check=False, env=env)
+        if proc.returncode != 0 or not dst.exists():
+            raise RuntimeError(f"rsvg-convert failed: {proc.stderr.strip()}")
+        img = cv2.imread(str(dst), cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3 or img.shape[2] != 4:
+        raise RuntimeError("rsvg-convert gave no RGBA image")
+    return u8(img)
+
+
+__all__ = [
+    "FONT_PACKAGES",
+    "FontFile",
+    "FontMissing",
+    "find_font",
+    "font_files",
+    "install_hint",
+    "isolated_fonts",
+    "render_svg",
+    "substitute",
+]
