@@ -16,7 +16,11 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
 * the built-in renderer in every Hershey font but COMPLEX (the held-out
   ``four_color`` style's font) and upright DUPLEX (the validation ``duplex``
   style's), standard and with foreign letters and suits;
-* synthetic faces in the system's TrueType fonts (``vision_fontdeck.py``);
+* synthetic faces in the training TrueType fonts only
+  (``vision_fontdeck.FONTS``, drawn under a fontconfig that knows nothing but
+  ``vision_fontdeck.TRAINING_FONT_FAMILIES``, the DejaVu and Liberation
+  families), so fonts installed later (the fresh held-out font decks of
+  ``vision_split.FRESH_HELD_OUT``) never reach training;
 * junk: whatever the splitter finds on card backs, empty tables, mostly
   covered cards and inside card bodies (pips, art) - class ``?``.
 
@@ -78,6 +82,7 @@ CACHE = Path("/tmp/pontoon-glyph-cache-v5.npz")
 #: groups left out by --validate
 VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
               "hershey:6")
+assert any(f"ttf:{st.family}/{st.weight}/{st.italic}" in VAL_GROUPS for st in FONTS)
 #: Hershey fonts for the built-in renderer: all but COMPLEX (the held-out
 #: ``four_color`` style's font) and upright DUPLEX (the validation ``duplex`` style's)
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN,

@@ -1,13 +1,20 @@
 """Synthetic card faces set in TrueType fonts, for training the generic glyph model.
 
 The printed decks we can tune on share a handful of index typefaces; a deck
-nobody has seen may use any other.  These faces put the index in the system's
-TrueType fonts (DejaVu, Liberation: whatever ``fc-list`` knows), at random
-sizes, weights, slants and spacings, with the suit sign below it and the same
-index turned half a turn in the opposite corner, as printed cards do.  They are
-drawn as SVG and rendered with ``rsvg-convert`` (Debian ``librsvg2-bin``, which
-the gnome designs need anyway).  Used only offline by
-``build_generic_profile.py``; nothing here ships.
+nobody has seen may use any other.  These faces put the index in the training
+fonts (:data:`FONTS`, the DejaVu and Liberation faces the generic model has
+been trained on since issue 18), at random sizes, weights, slants and
+spacings, with the suit sign below it and the same index turned half a turn in
+the opposite corner, as printed cards do.  They are drawn as SVG and rendered
+with ``rsvg-convert`` (Debian ``librsvg2-bin``, which the gnome designs need
+anyway).  Used only offline by ``build_generic_profile.py``; nothing here ships.
+
+Only :data:`TRAINING_FONT_FAMILIES` are ever drawn: ``rsvg-convert`` runs under
+a fontconfig that knows nothing but their files
+(``hardware_sim.cards.truetype.isolated_fonts``), so a font package installed
+later (the fresh held-out font decks, ``vision_split.FRESH_HELD_OUT``) can
+neither be picked for a family nor lend a glyph the training fonts lack; and a
+training family that is missing raises instead of being substituted.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from hardware_sim.cards.truetype import FontMissing, font_files, install_hint, isolated_fonts
 
 W, H = 250, 350
 SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -86,15 +95,27 @@ def _colour(suit: str, rng: np.random.Generator, four_colour: bool) -> str:
     return f"rgb({g},{g},{g + int(rng.integers(0, 10))})"
 
 
+def training_font_files() -> list[str]:
+    """The files of :data:`TRAINING_FONT_FAMILIES`; FontMissing if one is not installed."""
+    files: set[str] = set()
+    for family in TRAINING_FONT_FAMILIES:
+        found = [f.file for f in font_files(family)]
+        if not found:
+            raise FontMissing(f"training font {family!r} is not installed; "
+                              f"{install_hint(family)}")
+        files.update(found)
+    return sorted(files)
+
+
 def render(svgs: list[str]) -> list[np.ndarray]:
-    """BGR faces (white where transparent) and their alpha masks, via rsvg-convert."""
+    """BGRA faces via rsvg-convert, drawn with the training fonts only."""
     out = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, isolated_fonts(training_font_files()) as env:
         for i, svg in enumerate(svgs):
             src, dst = Path(tmp) / f"{i}.svg", Path(tmp) / f"{i}.png"
             src.write_text(svg, encoding="utf-8")
             subprocess.run(["rsvg-convert", "-o", str(dst), str(src)], check=True,
-                           capture_output=True, timeout=60)
+                           capture_output=True, timeout=60, env=env)
             img = cv2.imread(str(dst), cv2.IMREAD_UNCHANGED)
             if img is None or img.ndim != 3 or img.shape[2] != 4:
                 raise RuntimeError(f"rsvg-convert gave no RGBA image for {src}")
@@ -135,6 +156,20 @@ def font_faces(
     return out
 
 
+#: The only fonts the generic model is trained on: the DejaVu and Liberation
+#: families (Debian fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation), the
+#: only ones installed when it was trained.  Named explicitly so that installing
+#: any other font can never leak it into training.  "DejaVu Math TeX Gyre" is
+#: never asked for by name, but it was installed, so fontconfig could have drawn a
+#: sign the others lack with it; it stays so the faces are drawn as they were.
+TRAINING_FONT_FAMILIES = (
+    "DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Sans Light", "DejaVu Sans Mono",
+    "DejaVu Serif", "DejaVu Serif Condensed", "DejaVu Math TeX Gyre",
+    "Liberation Sans", "Liberation Sans Narrow", "Liberation Serif", "Liberation Mono",
+)
+#: the index fonts of the training faces (suit signs: "DejaVu Sans"); the
+#: validation run of build_generic_profile.py leaves out Liberation Serif
+#: (regular, upright): ``VAL_GROUPS``
 FONTS = (
     FontStyle("DejaVu Sans"), FontStyle("DejaVu Sans", "bold"),
     FontStyle("DejaVu Serif"), FontStyle("DejaVu Serif", "bold"),
@@ -145,3 +180,5 @@ FONTS = (
     FontStyle("Liberation Mono"), FontStyle("Liberation Sans Narrow", "bold"),
     FontStyle("Liberation Serif", "normal", True), FontStyle("DejaVu Sans Light"),
 )
+
+assert {st.family for st in FONTS} <= set(TRAINING_FONT_FAMILIES), "a FONTS family is not trained"
