@@ -6,6 +6,8 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --profile        # with each design's profile
     .venv/bin/python benchmarks/in_shoe_bench.py --why            # why each unsure pass is
     .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
+    .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run  # list the fresh group
+    .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
 
 For each design and preset (``normal`` and ``hard`` of
 ``hardware_sim.camera.in_shoe.SHOE_PRESETS``), ``--passes`` seeded passes of
@@ -24,7 +26,12 @@ of them wrongly (per frame of the passes); CPU time per frame (this thread,
 ``time.thread_time``) median and p99.  Validation designs are
 ``VALIDATION`` below (all from ``vision_split.TUNING``); the held-out designs
 are ``vision_split.HELD_OUT`` minus ``guyenne-classic`` (courts without
-index), read once for the report.
+index), read once for the report.  ``--fresh`` reads the second held-out group,
+``vision_split.FRESH_HELD_OUT`` (font decks in fonts never installed while
+tuning; made 2026-12-02, to be read once): it first checks that their fonts are
+installed and, if not, prints the ``apt-get install`` line and stops
+(``scripts/bench_fonts.sh`` installs them).  ``--dry-run`` lists the designs
+(and, for font decks, the font files) and stops before drawing or reading any.
 """
 
 from __future__ import annotations
@@ -42,7 +49,13 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_split import HELD_OUT, standard_codes  # noqa: E402
+from vision_split import (  # noqa: E402
+    FRESH_HELD_OUT,
+    HELD_OUT,
+    describe,
+    require_fonts,
+    standard_codes,
+)
 
 from hardware_sim.camera.in_shoe import InShoeRenderer  # noqa: E402
 from vision.evidence import margin  # noqa: E402
@@ -189,8 +202,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passes", type=int, default=52, help="passes per design and preset")
     ap.add_argument("--seed", type=int, default=18)
-    ap.add_argument("--designs", help="comma-separated (default: the validation designs)")
-    ap.add_argument("--held-out", action="store_true", help="the held-out designs (once)")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--designs", help="comma-separated (default: the validation designs)")
+    which.add_argument("--held-out", action="store_true", help="the held-out designs (once)")
+    which.add_argument(
+        "--fresh",
+        action="store_true",
+        help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
+        "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
+    )
+    ap.add_argument("--dry-run", action="store_true",
+                    help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
     ap.add_argument(
         "--profile",
@@ -207,13 +229,18 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     designs = (
-        HELD if args.held_out else tuple(args.designs.split(",")) if args.designs else VALIDATION
+        FRESH_HELD_OUT if args.fresh else HELD if args.held_out
+        else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
+    require_fonts(designs)
     print(
         f"designs: {', '.join(designs)}; presets {', '.join(PRESETS)}; "
         f"{args.passes} passes each, seed {args.seed}; "
         f"{'deck profile per design' if args.profile else 'generic (no profile)'}"
     )
+    if args.dry_run:
+        print("\n".join(describe(designs)))
+        return
     if args.cache and Path(args.cache).exists():
         with open(args.cache, "rb") as fh:
             passes, cpu = pickle.load(fh)

@@ -5,6 +5,8 @@ evidence fused across frames (``vision.evidence.FrameFusion``).
         --sweep                          # validation designs: choose the margin
     .venv/bin/python benchmarks/vision_fuse.py \
         --designs atlasnye,simplistic,tigullio,builtin:four_color
+    .venv/bin/python benchmarks/vision_fuse.py --fresh --dry-run   # list the fresh group
+    .venv/bin/python benchmarks/vision_fuse.py --fresh             # ONCE: the fresh font decks
 
 For each design and card, the simulated table camera (``SimCamera``, preset
 ``hard`` by default: one shot per card, fresh sensor noise per frame) shows
@@ -14,7 +16,12 @@ unsure after all grabs without three in a row), and by fusion (at least 3
 frames with an index before answering early; a lead of ``margin`` nats and a
 corner that accepted the card).  Both modes: generic and the design's profile.
 ``--sweep`` prints the figures for several margins (choose it on validation
-designs only).
+designs only).  ``--fresh`` reads the second held-out group,
+``vision_split.FRESH_HELD_OUT`` (font decks in fonts never installed while
+tuning; made 2026-12-02, to be read once): it first checks that their fonts are
+installed and, if not, prints the ``apt-get install`` line and stops
+(``scripts/bench_fonts.sh`` installs them).  ``--dry-run`` lists the designs
+(and, for font decks, the font files) and stops before drawing or reading any.
 """
 
 from __future__ import annotations
@@ -28,7 +35,13 @@ import cv2
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_split import open_design, standard_codes  # noqa: E402
+from vision_split import (  # noqa: E402
+    FRESH_HELD_OUT,
+    describe,
+    open_design,
+    require_fonts,
+    standard_codes,
+)
 
 from hardware_sim.camera import SimCamera  # noqa: E402
 from hardware_sim.cards import CARD_CODES  # noqa: E402
@@ -60,7 +73,17 @@ def fuse(readings: list[Reading], margin: float, frames: int = 3,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--designs", default="builtin:modern,paris,tango,plastic")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--designs", default="builtin:modern,paris,tango,plastic",
+                       help="comma-separated (default: %(default)s, validation designs)")
+    which.add_argument(
+        "--fresh",
+        action="store_true",
+        help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
+        "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
+    )
+    ap.add_argument("--dry-run", action="store_true",
+                    help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
     ap.add_argument("--grabs", type=int, default=12)
     ap.add_argument("--cards", type=int, default=52, help="cards per design")
@@ -69,6 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None,
                     help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args(argv)
+    if args.fresh:
+        args.designs = ",".join(FRESH_HELD_OUT)
+    designs = tuple(args.designs.split(","))
+    require_fonts(designs)
+    if args.dry_run:
+        print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
+        print("\n".join(describe(designs)))
+        return 0
     cv2.setNumThreads(1)
     margins = [4.0, 8.0, 12.0, 20.0, 30.0] if args.sweep else [FUSE_MARGIN]
     # (policies "fuse": a corner must have accepted the card; "any": the
@@ -83,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     tally: Counter[tuple[str, str, str]] = Counter()
     grabs: Counter[tuple[str, str]] = Counter()
     wrong: Counter[tuple[str, str, str, str]] = Counter()
-    for name in args.designs.split(","):
+    for name in designs:
         deck = open_design(name)
         readers = [("generic", generic)]
         try:

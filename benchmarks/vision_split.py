@@ -5,12 +5,22 @@ Whole design *families* (designs sharing drawings, per
 held-out figures say what a deck nobody looked at would get.  The built-in
 OpenCV styles are tuning designs too, except ``four_color`` (its font, Hershey
 COMPLEX, and its blue/green inks are kept out of the generic model's training).
+
+:data:`FRESH_HELD_OUT` is a second held-out group, made when every design of
+the first had been read: font decks (``hardware_sim.cards.fontdeck``) in
+typefaces from Debian font packages that were not installed while anything was
+trained or tuned.  ``fresh_missing`` says which of its fonts are missing and
+the ``apt-get install`` line that adds them (``scripts/bench_fonts.sh``).
 """
 
 from __future__ import annotations
 
+import sys
+
 from hardware_sim.cards import CARD_CODES, Deck, open_deck
+from hardware_sim.cards.fontdeck import parse_name
 from hardware_sim.cards.gnome import info, must_be_unsure
+from hardware_sim.cards.truetype import FONT_PACKAGES, FontMissing, find_font
 
 TUNING_FAMILIES = ("anglo", "paris", "neoclassical", "ornamental", "plastic", "tango",
                    "orell", "german_patterns")
@@ -36,14 +46,82 @@ HELD_OUT = ("atlasnye", "anglo_modern", "anglo_poker", "dondorf", "simplistic", 
             "guyenne-classic", "anglo_modern_4_color", "builtin:four_color")
 #: Held-out designs whose indices are mostly non-standard: negatives.
 HELD_OUT_NEGATIVE = ("atlasnye_skat", "Атласные", "swiss-xvii", "tarocco", "slavic_costumes")
+#: FRESH held-out group, made on 2026-12-02 when every design above had been read:
+#: the built-in classic face with its indices set in fonts from four Debian
+#: packages that were not installed while the generic model was trained or any
+#: threshold chosen (only DejaVu and Liberation were; training draws from those
+#: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``).  Chosen for a spread of
+#: index shapes: book serifs of different build (C059 = Century Schoolbook, bold;
+#: P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
+#: Caladea, Cambria-like), a geometric sans (URW Gothic = Avant Garde, circle-round
+#: "Q" and "C"), a condensed grotesque (Nimbus Sans Narrow bold) and a humanist
+#: sans (Open Sans bold); regular, light and bold weights.  FreeSerif and
+#: FreeSans were left out: Times and Helvetica clones, too near the Liberation
+#: faces that are trained on.
+#: READ ONCE, at the end (``--fresh`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.  Its cards are all standard.
+FRESH_HELD_OUT = (
+    "font:C059/bold",               # fonts-urw-base35
+    "font:P052",                    # fonts-urw-base35
+    "font:URW Bookman",             # fonts-urw-base35
+    "font:URW Gothic",              # fonts-urw-base35
+    "font:Nimbus Sans Narrow/bold",  # fonts-urw-base35
+    "font:Noto Serif",              # fonts-noto-core
+    "font:Open Sans/bold",          # fonts-open-sans
+    "font:Caladea",                 # fonts-crosextra-caladea
+)
 
 
 def open_design(name: str, width: int = 250) -> Deck:
     return open_deck(name, width=width)
 
 
+def fresh_missing(designs: tuple[str, ...] = FRESH_HELD_OUT) -> tuple[list[str], list[str]]:
+    """The font decks among ``designs`` whose font is not installed, and the
+    Debian packages that provide them (checked with fc-list, without drawing)."""
+    missing: list[str] = []
+    packages: set[str] = set()
+    for name in designs:
+        if not name.startswith("font:"):
+            continue
+        family, bold = parse_name(name)
+        try:
+            find_font(family, bold=bold)
+        except FontMissing:
+            missing.append(name)
+            packages.add(FONT_PACKAGES.get(family, f"<the package with {family}>"))
+    return missing, sorted(packages)
+
+
+def fresh_install_line(packages: list[str]) -> str:
+    return f"apt-get install -y {' '.join(packages)}   # or: scripts/bench_fonts.sh"
+
+
+def require_fonts(designs: tuple[str, ...]) -> None:
+    """Exit (status 2) with the ``apt-get install`` line if a font deck among
+    ``designs`` lacks its font: a substitute font would be a different deck."""
+    missing, packages = fresh_missing(designs)
+    if missing:
+        print(f"fonts missing for: {', '.join(missing)}\ninstall them (as root): "
+              f"{fresh_install_line(packages)}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def describe(designs: tuple[str, ...]) -> list[str]:
+    """One line per design (font decks: the font file they are drawn from), for a
+    dry run that draws and reads nothing."""
+    out = []
+    for name in designs:
+        if name.startswith("font:"):
+            family, bold = parse_name(name)
+            out.append(f"  {name}: {find_font(family, bold=bold).file}")
+        else:
+            out.append(f"  {name}")
+    return out
+
+
 def is_standard(name: str, code: str) -> bool:
-    if name.startswith("builtin"):
+    if name.startswith(("builtin", "font:")):
         return True
     return not must_be_unsure(name, code)
 

@@ -36,6 +36,8 @@ _KEY_MODULES = (
     "hardware_sim.cards.builtin",
     "hardware_sim.cards.shapes",
     "hardware_sim.cards.gnome",
+    "hardware_sim.cards.fontdeck",
+    "hardware_sim.cards.truetype",
     "hardware_sim.camera.frames",
     "vision.calibrate",
     "vision.detect",
