@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian font packages of the fresh held-out font decks
+# (benchmarks/vision_split.py FRESH_HELD_OUT; docs/vision.md, "A fresh held-out
+# group: font decks"), which `in_shoe_bench.py --fresh` and `vision_fuse.py
+# --fresh` read: fonts-urw-base35 (C059, P052, URW Bookman, URW Gothic, Nimbus
+# Sans Narrow), fonts-noto-core (Noto Serif), fonts-open-sans (Open Sans) and
+# fonts-crosextra-caladea (Caladea); librsvg2-bin draws their indices.
+# The generic model never trains on them: build_generic_profile.py draws its
+# TrueType faces from the DejaVu and Liberation fonts alone.
+# Then lists the group (a dry run: nothing is drawn or read).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -d /usr/share/fonts/opentype/urw-base35 ] || missing+=(fonts-urw-base35)
+[ -f /usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf ] || missing+=(fonts-noto-core)
+[ -d /usr/share/fonts/truetype/open-sans ] || missing+=(fonts-open-sans)
+[ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
+command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
+command -v fc-list >/dev/null || missing+=(fontconfig)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "missing Debian packages (run as root to install): ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+[ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh first" >&2; exit 1; }
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
