@@ -20,7 +20,8 @@ The labels are drawn by ``rsvg-convert`` under a fontconfig that knows only
 the chosen font file (:mod:`hardware_sim.cards.truetype`), so a missing family
 raises :class:`~hardware_sim.cards.truetype.FontMissing`, naming the Debian
 package, instead of being drawn in a substitute.  Faces are cached on disk
-like the gnome designs' (``PONTOON_CACHE_DIR``), keyed by the font file.
+like the gnome designs' (``PONTOON_CACHE_DIR``), keyed by the font file and the
+drawing code's source.
 
 Example::
 
@@ -32,7 +33,9 @@ Example::
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from pathlib import Path
 
@@ -40,14 +43,16 @@ import cv2
 import numpy as np
 
 from hardware_sim.cards import builtin as b
+from hardware_sim.cards import shapes, truetype
 from hardware_sim.cards._img import Image, u8
 from hardware_sim.cards.gnome import _write_atomic, cache_dir
 from hardware_sim.cards.shapes import Color, draw_shape
 from hardware_sim.cards.truetype import FontFile, find_font, isolated_fonts, render_svg
 
 PREFIX = "font:"
-#: bump when the drawing changes, so cached faces are redrawn
-RENDER_VERSION = 1
+#: the code that decides what a face looks like: the disk cache is keyed by its
+#: source, so a change to any of it redraws the faces instead of reusing stale ones
+_DRAWING_MODULES = (b, shapes, truetype)
 #: the labels drawn from the font; "H" only measures the cap height
 _REFERENCE = "H"
 _LABELS = (*sorted(set(b.RANK_LABELS.values())), _REFERENCE)
@@ -148,6 +153,14 @@ def _glyphs(font: FontFile, width2: int, height2: int, st: b.CardStyle) -> _Glyp
     return _Glyphs(index, court)
 
 
+@cache
+def _code_digest() -> str:
+    h = hashlib.sha1()
+    for mod in (*_DRAWING_MODULES, sys.modules[__name__]):
+        h.update(Path(str(mod.__file__)).read_bytes())
+    return h.hexdigest()[:10]
+
+
 class FontDeck:
     """The built-in ``classic`` deck with its indices set in font ``family``."""
 
@@ -169,7 +182,7 @@ class FontDeck:
         src = Path(self.font.file).resolve()
         st = src.stat()
         key = hashlib.sha1(
-            f"{src}|{st.st_size}|{st.st_mtime_ns}|{self.bold}|{RENDER_VERSION}".encode()
+            f"{src}|{st.st_size}|{st.st_mtime_ns}|{self.bold}|{_code_digest()}".encode()
         ).hexdigest()[:10]
         return cache_dir() / f"font-{src.stem}-{key}" / str(self.width)
 
