@@ -53,6 +53,9 @@ from vision.recognizer import Reading  # noqa: E402
 VALIDATION = ("builtin:modern", "builtin:duplex", "tango", "plastic", "anglo")
 HELD = tuple(d for d in HELD_OUT if d != "guyenne-classic")
 PRESETS = ("normal", "hard")
+#: every shoe the bench can read, in a fixed order: a preset's place here seeds
+#: its shoes and passes, so adding ``harsh`` left ``normal`` and ``hard`` as they were
+SHOES = ("normal", "hard", "harsh")
 PASS_GRID = (4.0, 6.0, 8.0, 12.0, 16.0, 20.0)
 FRAME_GRID = (4.0, 5.0, 6.0, 7.0, 7.25, 7.5, 7.75, 8.0)
 
@@ -82,7 +85,8 @@ def profile_reader(design: str) -> InShoeReader | None:
 
 
 def collect(
-    designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False
+    designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False,
+    presets: tuple[str, ...] = PRESETS,
 ) -> tuple[list[Pass], list[float]]:
     generic = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
     out: list[Pass] = []
@@ -92,7 +96,8 @@ def collect(
         if reader is None:
             continue
         codes = standard_codes(design)
-        for p_i, preset in enumerate(PRESETS):
+        for preset in presets:
+            p_i = SHOES.index(preset)
             rng = np.random.default_rng((seed, d_i, p_i))
             renderer = InShoeRenderer(design, preset=preset, seed=seed + 7 * d_i + p_i)
             order = rng.permutation(len(codes))
@@ -197,6 +202,12 @@ def main() -> None:
         action="store_true",
         help="read with each design's calibrated deck profile (as the table's simulations)",
     )
+    ap.add_argument(
+        "--shoe",
+        default=",".join(PRESETS),
+        help=f"comma-separated shoe presets, of {', '.join(SHOES)} (default: normal,hard; "
+        "harsh is a stress test, worse than a shoe should be)",
+    )
     ap.add_argument("--why", action="store_true", help="list the unsure passes and their frames")
     ap.add_argument(
         "--collect-only",
@@ -206,11 +217,14 @@ def main() -> None:
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    presets = tuple(args.shoe.split(","))
+    if not set(presets) <= set(SHOES):
+        ap.error(f"--shoe: choose from {', '.join(SHOES)}")
     designs = (
         HELD if args.held_out else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     print(
-        f"designs: {', '.join(designs)}; presets {', '.join(PRESETS)}; "
+        f"designs: {', '.join(designs)}; presets {', '.join(presets)}; "
         f"{args.passes} passes each, seed {args.seed}; "
         f"{'deck profile per design' if args.profile else 'generic (no profile)'}"
     )
@@ -218,7 +232,9 @@ def main() -> None:
         with open(args.cache, "rb") as fh:
             passes, cpu = pickle.load(fh)
     else:
-        passes, cpu = collect(designs, args.passes, args.seed, profile=args.profile)
+        passes, cpu = collect(
+            designs, args.passes, args.seed, profile=args.profile, presets=presets
+        )
         if args.cache:
             with open(args.cache, "wb") as fh:
                 pickle.dump((passes, cpu), fh)
@@ -235,7 +251,7 @@ def main() -> None:
             report(passes, pm, FRAME_MARGIN, f"pass margin {pm:4.1f} frame {FRAME_MARGIN:5.2f}")
         for fm in FRAME_GRID:
             report(passes, PASS_MARGIN, fm, f"pass margin {PASS_MARGIN:4.1f} frame {fm:5.2f}")
-    for preset in PRESETS:
+    for preset in sorted({p.preset for p in passes}, key=SHOES.index):
         report(
             [p for p in passes if p.preset == preset],
             PASS_MARGIN,
