@@ -125,7 +125,7 @@ def fuse(p: Pass, pass_margin: float, *, early: bool = False) -> str | None:
     """The pass's fused card; ``early``: as the table reads it (``read_live``),
     stopping at the first frame at which the card is decided."""
     reader = InShoeReader.__new__(InShoeReader)
-    reader.margin = pass_margin
+    reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
     fusion = PassFusion(reader)
     for r in p.readings:
         fusion.add(r)
@@ -173,7 +173,7 @@ def why(passes: list[Pass], pass_margin: float) -> None:
     an index, the fused guesses, and what its other frames answered."""
     for p in passes:
         reader = InShoeReader.__new__(InShoeReader)
-        reader.margin = pass_margin
+        reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
         fusion = PassFusion(reader)
         for r in p.readings:
             fusion.add(r)
