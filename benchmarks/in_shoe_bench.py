@@ -45,7 +45,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 from vision_split import HELD_OUT, standard_codes  # noqa: E402
 
 from hardware_sim.camera.in_shoe import InShoeRenderer  # noqa: E402
-from vision.evidence import margin  # noqa: E402
+from vision.evidence import FRAME_CORRELATION, margin  # noqa: E402
 from vision.in_shoe import FRAME_MARGIN, PASS_MARGIN, InShoeReader, PassFusion  # noqa: E402
 from vision.in_shoe_pose import EMPTY  # noqa: E402
 from vision.recognizer import Reading  # noqa: E402
@@ -121,11 +121,15 @@ def one_frame(r: Reading, frame_margin: float) -> str | None:
     return r.card if margin(r.evidence)[1] >= frame_margin else None
 
 
-def fuse(p: Pass, pass_margin: float, *, early: bool = False) -> str | None:
+def fuse(
+    p: Pass, pass_margin: float, *, early: bool = False, correlation: float = FRAME_CORRELATION
+) -> str | None:
     """The pass's fused card; ``early``: as the table reads it (``read_live``),
-    stopping at the first frame at which the card is decided."""
+    stopping at the first frame at which the card is decided; ``correlation``
+    0: without the eighth pass's rule for passes of weak frames only."""
     reader = InShoeReader.__new__(InShoeReader)
     reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
+    reader.correlation = correlation
     fusion = PassFusion(reader)
     for r in p.readings:
         fusion.add(r)
@@ -138,6 +142,7 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
     n = len(passes)
     wrong = unsure = e_wrong = e_unsure = 0
     frames = named = f_wrong = 0
+    weak_stopped = weak_wrong = e_weak_stopped = e_weak_wrong = 0
     confusions: Counter[str] = Counter()
     for p in passes:
         card = fuse(p, pass_margin)
@@ -149,6 +154,13 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         early = fuse(p, pass_margin, early=True)
         e_unsure += early is None
         e_wrong += early is not None and early != p.code
+        # what the weak-frame rule changed: passes the plain sum named
+        plain = fuse(p, pass_margin, correlation=0.0) if card is None else None
+        weak_stopped += plain is not None
+        weak_wrong += plain is not None and plain != p.code
+        e_plain = fuse(p, pass_margin, early=True, correlation=0.0) if early is None else None
+        e_weak_stopped += e_plain is not None
+        e_weak_wrong += e_plain is not None and e_plain != p.code
         for r in p.readings:
             frames += 1
             c = one_frame(r, frame_margin)
@@ -164,6 +176,11 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         f"({100 * f_wrong / max(frames, 1):.3f} %) | as the table stops early: wrong "
         f"{e_wrong}, unsure {e_unsure}"
     )
+    print(
+        f"    weak frames only (rho {FRAME_CORRELATION:g}): unsure where the plain sum named "
+        f"{weak_stopped} ({weak_wrong} of them wrongly); as the table stops early "
+        f"{e_weak_stopped} ({e_weak_wrong} wrongly)"
+    )
     if confusions:
         print("    " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
 
@@ -174,6 +191,7 @@ def why(passes: list[Pass], pass_margin: float) -> None:
     for p in passes:
         reader = InShoeReader.__new__(InShoeReader)
         reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
+        reader.correlation = FRAME_CORRELATION
         fusion = PassFusion(reader)
         for r in p.readings:
             fusion.add(r)
@@ -187,6 +205,7 @@ def why(passes: list[Pass], pass_margin: float) -> None:
             f"{'WRONG ' + str(res.card) if res.card else 'unsure'}, index read in "
             f"{res.used} frames, guesses {guesses or '-'}; frames: "
             + ", ".join(f"{k} {v}" for k, v in said.most_common())
+            + (f"; {res.reason}" if res.reason.startswith("only weak frames") else "")
         )
 
 

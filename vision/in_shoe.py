@@ -45,6 +45,7 @@ import numpy.typing as npt
 
 from vision.cards import CARD_CODES
 from vision.evidence import (
+    FRAME_CORRELATION,
     FrameFusion,
     FusedDecision,
     margin,
@@ -131,11 +132,15 @@ class InShoeReader:
         geometry: InShoeGeometry = IN_SHOE,
         margin: float = PASS_MARGIN,
         frame_margin: float = FRAME_MARGIN,
+        correlation: float = FRAME_CORRELATION,
     ) -> None:
         self.recognizer = profile if isinstance(profile, Recognizer) else Recognizer(profile)
         self.geometry = geometry
         self.margin = margin
         self.frame_margin = frame_margin
+        #: of a pass of weak frames only: how much the frames of one index end
+        #: share their evidence (``vision.evidence.tempered``; 0: independent)
+        self.correlation = correlation
 
     @property
     def profile(self) -> DeckProfile | None:
@@ -392,7 +397,7 @@ class PassFusion:
             )
         if d.card in self.sure:
             return d
-        weak = tempered(self.end_sums, self.end_counts)
+        weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
         i = CARD_CODES.index(d.card)
         lead = float(weak[i] - np.delete(weak, i).max())
         if lead >= self.reader.margin:
