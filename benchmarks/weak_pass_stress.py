@@ -236,18 +236,19 @@ def main() -> None:
     for early in (False, True):
         mode = "as the table reads (stops early)" if early else "whole pass"
         # the wrong passes: real (harsh) and biased truth, wrong under the seventh pass
-        real = [p for p in stress if replay(p, 0.0, tempered_rule, early=early) not in (None, p.code)]
+        real = [p for p in stress
+                if replay(p, 0.0, tempered_rule, early=early) not in (None, p.code)]
         fake = {d: [q for q in (biased(p, d) for p in normal + stress)
                     if replay(q, 0.0, tempered_rule, early=early) not in (None, q.code)]
                 for d in biases}
         print(f"\n{mode}: real wrong passes {len(real)}; biased truth wrong passes "
               + ", ".join(f"d={d:g}: {len(v)}" for d, v in fake.items()))
         for label, rho, rule in rules:
-            n = score(normal, rho, rule, early=early)
+            ns = score(normal, rho, rule, early=early)
             h = score(stress, rho, rule, early=early)
             still = [score(v, rho, rule, early=early).wrong for v in fake.values()]
-            print(f"  {label:34s} normal: wrong {n.wrong} unsure {n.unsure:3d} "
-                  f"({100 * n.unsure / max(len(normal), 1):.2f} %) | harsh: wrong {h.wrong} "
+            print(f"  {label:34s} normal: wrong {ns.wrong} unsure {ns.unsure:3d} "
+                  f"({100 * ns.unsure / max(len(normal), 1):.2f} %) | harsh: wrong {h.wrong} "
                   f"unsure {h.unsure:4d} | biased truth still named: "
                   + ", ".join(f"{w}/{len(v)}" for w, v in zip(still, fake.values(), strict=True)))
     if args.features:
