@@ -6,6 +6,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --profile        # with each design's profile
     .venv/bin/python benchmarks/in_shoe_bench.py --why            # why each unsure pass is
     .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
+    .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
 
 For each design and preset (``normal`` and ``hard`` of
 ``hardware_sim.camera.in_shoe.SHOE_PRESETS``), ``--passes`` seeded passes of
@@ -17,7 +18,10 @@ profile, calibrated from its clean faces and cached exactly as the table's
 simulations read, ``hardware_sim.camera.profile_cache.deck_profile``), on one
 OpenCV thread.  The expected
 card of each pass is the renderer's input.  The readings are then fused per
-pass (``PassFusion``) at the shipped margins, or at every margin of the sweep.
+pass (``PassFusion``) at the shipped margins, or at every margin of the sweep;
+per shoe, a second line says how many passes the weak-frame rule (a pass of
+weak frames only, tempered: ``vision.evidence.tempered``) left unsure that
+the plain sum named, and how many of those wrongly.
 
 Figures: passes wrong / unsure; frames that named a card alone, and how many
 of them wrongly (per frame of the passes); CPU time per frame (this thread,
