@@ -8,6 +8,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run  # list the fresh group
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
+    .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
 
 For each design and preset (``normal`` and ``hard`` of
 ``hardware_sim.camera.in_shoe.SHOE_PRESETS``), ``--passes`` seeded passes of
@@ -19,7 +20,10 @@ profile, calibrated from its clean faces and cached exactly as the table's
 simulations read, ``hardware_sim.camera.profile_cache.deck_profile``), on one
 OpenCV thread.  The expected
 card of each pass is the renderer's input.  The readings are then fused per
-pass (``PassFusion``) at the shipped margins, or at every margin of the sweep.
+pass (``PassFusion``) at the shipped margins, or at every margin of the sweep;
+per shoe, a second line says how many passes the weak-frame rule (a pass of
+weak frames only, tempered: ``vision.evidence.tempered``) left unsure that
+the plain sum named, and how many of those wrongly.
 
 Figures: passes wrong / unsure; frames that named a card alone, and how many
 of them wrongly (per frame of the passes); CPU time per frame (this thread,
@@ -58,7 +62,7 @@ from vision_split import (  # noqa: E402
 )
 
 from hardware_sim.camera.in_shoe import InShoeRenderer  # noqa: E402
-from vision.evidence import margin  # noqa: E402
+from vision.evidence import FRAME_CORRELATION, margin  # noqa: E402
 from vision.in_shoe import FRAME_MARGIN, PASS_MARGIN, InShoeReader, PassFusion  # noqa: E402
 from vision.in_shoe_pose import EMPTY  # noqa: E402
 from vision.recognizer import Reading  # noqa: E402
@@ -66,6 +70,9 @@ from vision.recognizer import Reading  # noqa: E402
 VALIDATION = ("builtin:modern", "builtin:duplex", "tango", "plastic", "anglo")
 HELD = tuple(d for d in HELD_OUT if d != "guyenne-classic")
 PRESETS = ("normal", "hard")
+#: every shoe the bench can read, in a fixed order: a preset's place here seeds
+#: its shoes and passes, so adding ``harsh`` left ``normal`` and ``hard`` as they were
+SHOES = ("normal", "hard", "harsh")
 PASS_GRID = (4.0, 6.0, 8.0, 12.0, 16.0, 20.0)
 FRAME_GRID = (4.0, 5.0, 6.0, 7.0, 7.25, 7.5, 7.75, 8.0)
 
@@ -95,7 +102,8 @@ def profile_reader(design: str) -> InShoeReader | None:
 
 
 def collect(
-    designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False
+    designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False,
+    presets: tuple[str, ...] = PRESETS,
 ) -> tuple[list[Pass], list[float]]:
     generic = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
     out: list[Pass] = []
@@ -105,7 +113,8 @@ def collect(
         if reader is None:
             continue
         codes = standard_codes(design)
-        for p_i, preset in enumerate(PRESETS):
+        for preset in presets:
+            p_i = SHOES.index(preset)
             rng = np.random.default_rng((seed, d_i, p_i))
             renderer = InShoeRenderer(design, preset=preset, seed=seed + 7 * d_i + p_i)
             order = rng.permutation(len(codes))
@@ -129,11 +138,15 @@ def one_frame(r: Reading, frame_margin: float) -> str | None:
     return r.card if margin(r.evidence)[1] >= frame_margin else None
 
 
-def fuse(p: Pass, pass_margin: float, *, early: bool = False) -> str | None:
+def fuse(
+    p: Pass, pass_margin: float, *, early: bool = False, correlation: float = FRAME_CORRELATION
+) -> str | None:
     """The pass's fused card; ``early``: as the table reads it (``read_live``),
-    stopping at the first frame at which the card is decided."""
+    stopping at the first frame at which the card is decided; ``correlation``
+    0: without the eighth pass's rule for passes of weak frames only."""
     reader = InShoeReader.__new__(InShoeReader)
-    reader.margin = pass_margin
+    reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
+    reader.correlation = correlation
     fusion = PassFusion(reader)
     for r in p.readings:
         fusion.add(r)
@@ -146,6 +159,7 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
     n = len(passes)
     wrong = unsure = e_wrong = e_unsure = 0
     frames = named = f_wrong = 0
+    weak_stopped = weak_wrong = e_weak_stopped = e_weak_wrong = 0
     confusions: Counter[str] = Counter()
     for p in passes:
         card = fuse(p, pass_margin)
@@ -157,6 +171,13 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         early = fuse(p, pass_margin, early=True)
         e_unsure += early is None
         e_wrong += early is not None and early != p.code
+        # what the weak-frame rule changed: passes the plain sum named
+        plain = fuse(p, pass_margin, correlation=0.0) if card is None else None
+        weak_stopped += plain is not None
+        weak_wrong += plain is not None and plain != p.code
+        e_plain = fuse(p, pass_margin, early=True, correlation=0.0) if early is None else None
+        e_weak_stopped += e_plain is not None
+        e_weak_wrong += e_plain is not None and e_plain != p.code
         for r in p.readings:
             frames += 1
             c = one_frame(r, frame_margin)
@@ -172,6 +193,11 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         f"({100 * f_wrong / max(frames, 1):.3f} %) | as the table stops early: wrong "
         f"{e_wrong}, unsure {e_unsure}"
     )
+    print(
+        f"    weak frames only (rho {FRAME_CORRELATION:g}): unsure where the plain sum named "
+        f"{weak_stopped} ({weak_wrong} of them wrongly); as the table stops early "
+        f"{e_weak_stopped} ({e_weak_wrong} wrongly)"
+    )
     if confusions:
         print("    " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
 
@@ -181,7 +207,8 @@ def why(passes: list[Pass], pass_margin: float) -> None:
     an index, the fused guesses, and what its other frames answered."""
     for p in passes:
         reader = InShoeReader.__new__(InShoeReader)
-        reader.margin = pass_margin
+        reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
+        reader.correlation = FRAME_CORRELATION
         fusion = PassFusion(reader)
         for r in p.readings:
             fusion.add(r)
@@ -195,6 +222,7 @@ def why(passes: list[Pass], pass_margin: float) -> None:
             f"{'WRONG ' + str(res.card) if res.card else 'unsure'}, index read in "
             f"{res.used} frames, guesses {guesses or '-'}; frames: "
             + ", ".join(f"{k} {v}" for k, v in said.most_common())
+            + (f"; {res.reason}" if res.reason.startswith("only weak frames") else "")
         )
 
 
@@ -219,6 +247,12 @@ def main() -> None:
         action="store_true",
         help="read with each design's calibrated deck profile (as the table's simulations)",
     )
+    ap.add_argument(
+        "--shoe",
+        default=",".join(PRESETS),
+        help=f"comma-separated shoe presets, of {', '.join(SHOES)} (default: normal,hard; "
+        "harsh is a stress test, worse than a shoe should be)",
+    )
     ap.add_argument("--why", action="store_true", help="list the unsure passes and their frames")
     ap.add_argument(
         "--collect-only",
@@ -228,13 +262,16 @@ def main() -> None:
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    presets = tuple(args.shoe.split(","))
+    if not set(presets) <= set(SHOES):
+        ap.error(f"--shoe: choose from {', '.join(SHOES)}")
     designs = (
         FRESH_HELD_OUT if args.fresh else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     require_fonts(designs)
     print(
-        f"designs: {', '.join(designs)}; presets {', '.join(PRESETS)}; "
+        f"designs: {', '.join(designs)}; presets {', '.join(presets)}; "
         f"{args.passes} passes each, seed {args.seed}; "
         f"{'deck profile per design' if args.profile else 'generic (no profile)'}"
     )
@@ -245,7 +282,9 @@ def main() -> None:
         with open(args.cache, "rb") as fh:
             passes, cpu = pickle.load(fh)
     else:
-        passes, cpu = collect(designs, args.passes, args.seed, profile=args.profile)
+        passes, cpu = collect(
+            designs, args.passes, args.seed, profile=args.profile, presets=presets
+        )
         if args.cache:
             with open(args.cache, "wb") as fh:
                 pickle.dump((passes, cpu), fh)
@@ -262,7 +301,7 @@ def main() -> None:
             report(passes, pm, FRAME_MARGIN, f"pass margin {pm:4.1f} frame {FRAME_MARGIN:5.2f}")
         for fm in FRAME_GRID:
             report(passes, PASS_MARGIN, fm, f"pass margin {PASS_MARGIN:4.1f} frame {fm:5.2f}")
-    for preset in PRESETS:
+    for preset in sorted({p.preset for p in passes}, key=SHOES.index):
         report(
             [p for p in passes if p.preset == preset],
             PASS_MARGIN,

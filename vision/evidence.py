@@ -50,6 +50,7 @@ CODES: dict[str, str] = {
     "the card's edges are unclear": "no_card",
     "an index corner only partly in view": "partial",
     "not sure enough from one frame": "low_confidence",
+    "only weak frames": "low_confidence",
     # the in-shoe camera's pairing (vision.passes)
     "no camera pass for this card-out": "no_pass",
 }
@@ -79,6 +80,17 @@ FUSE_MARGIN = 20.0
 #: frames the table reads at most for one card, and at least before deciding
 MAX_FRAMES, MIN_FRAMES = 12, 2
 
+#: how much of one frame's evidence the other frames of the same index share
+#: (the intra-class correlation of a frame's lead, frames grouped by the index
+#: end they show).  Frames of one end see the same print through the same
+#: glare, dust and blur, so a classifier's mistake on one repeats on the next:
+#: n such frames are worth n / (1 + (n - 1) rho) independent ones, never more
+#: than 1 / rho.  Estimated, not tuned: 0.416 over the right passes of the
+#: in-shoe validation runs (seeds 18 and 19, normal and hard shoes, generic
+#: 0.415 and with deck profiles 0.419), ``benchmarks/weak_pass_stress.py
+#: --icc`` (docs/vision.md, "Eighth pass").
+FRAME_CORRELATION = 0.42
+
 _RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
 _SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
 
@@ -103,6 +115,25 @@ def corner_evidence(
     out: FloatArray = lr[_RANK_OF] + ls[_SUIT_OF]
     if accepted is not None and accepted in CARD_CODES:
         out[CARD_CODES.index(accepted)] += ACCEPT_BONUS
+    return out
+
+
+def tempered(
+    sums: Sequence[FloatArray], counts: Sequence[int], rho: float = FRAME_CORRELATION
+) -> FloatArray:
+    """Evidence of correlated frames: ``sums[k]`` is the summed evidence of the
+    ``counts[k]`` frames of run ``k`` (one index end of a pass), and runs are
+    independent of one another but frames within a run share a fraction
+    ``rho`` of their errors.  Each run's sum is divided by its variance
+    inflation ``1 + (n - 1) rho`` (the composite likelihood's usual
+    correction: n frames count as ``n / (1 + (n - 1) rho)``), so many weak
+    frames of one end leaning the same way cannot add up to a lead that one
+    frame alone could not nearly give."""
+    if not sums:
+        raise ValueError("no evidence to temper")
+    out: FloatArray = np.zeros_like(np.asarray(sums[0], np.float64))
+    for total, n in zip(sums, counts, strict=True):
+        out = out + np.asarray(total, np.float64) / (1.0 + (max(n, 1) - 1) * rho)
     return out
 
 

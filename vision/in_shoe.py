@@ -18,7 +18,11 @@ per-card evidence (both corners of the pass, leading and trailing, over every
 frame that showed one) is summed, and the card is named when it leads the
 runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
 ``benchmarks/in_shoe_bench.py --sweep``) and at least two frames put it first
-on their own (one frame's word is not enough).
+on their own (one frame's word is not enough).  When no frame was sure of the
+card on its own (a pass of weak frames only), the frames of one index end
+count as correlated (``vision.evidence.tempered``): the card must lead by
+``PASS_MARGIN`` in that tempered evidence too, or the pass is unsure ("only
+weak frames: ...").
 
 Example::
 
@@ -40,7 +44,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import CARD_CODES
-from vision.evidence import FrameFusion, FusedDecision, margin, reason_code, top_guesses
+from vision.evidence import (
+    FRAME_CORRELATION,
+    FrameFusion,
+    FusedDecision,
+    margin,
+    reason_code,
+    tempered,
+    top_guesses,
+)
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
@@ -120,11 +132,15 @@ class InShoeReader:
         geometry: InShoeGeometry = IN_SHOE,
         margin: float = PASS_MARGIN,
         frame_margin: float = FRAME_MARGIN,
+        correlation: float = FRAME_CORRELATION,
     ) -> None:
         self.recognizer = profile if isinstance(profile, Recognizer) else Recognizer(profile)
         self.geometry = geometry
         self.margin = margin
         self.frame_margin = frame_margin
+        #: of a pass of weak frames only: how much the frames of one index end
+        #: share their evidence (``vision.evidence.tempered``; 0: independent)
+        self.correlation = correlation
 
     @property
     def profile(self) -> DeckProfile | None:
@@ -313,6 +329,13 @@ class PassFusion:
         self.readings: list[Reading] = []
         #: per card, the frames whose own evidence put it first
         self.witnesses: dict[str, int] = {}
+        #: cards some frame named on its own (lead of ``reader.frame_margin``)
+        self.sure: set[str] = set()
+        #: summed evidence and frame count of each index end read so far (a
+        #: frame of the card's middle between two read frames starts a new end)
+        self.end_sums: list[npt.NDArray[np.float64]] = []
+        self.end_counts: list[int] = []
+        self._middle_since = False
 
     @property
     def over(self) -> bool:
@@ -342,23 +365,48 @@ class PassFusion:
         if reading.evidence is None:
             # a frame with no index read says nothing about the card
             self._fusion.frames += 1
+            self._middle_since = self._middle_since or reading.reason == MIDDLE
             return
         # every frame of one pass is the same card: no "swapped card" restart
         self._fusion.accepted = set()
         self._fusion.push(reading)
-        first = CARD_CODES[int(np.argmax(reading.evidence))]
+        best, lead = margin(reading.evidence)
+        first = CARD_CODES[best]
         self.witnesses[first] = self.witnesses.get(first, 0) + 1
+        if reading.card == first and lead >= self.reader.frame_margin:
+            self.sure.add(first)
+        if self._middle_since or not self.end_sums:
+            self.end_sums.append(np.asarray(reading.evidence, np.float64).copy())
+            self.end_counts.append(1)
+        else:
+            self.end_sums[-1] = self.end_sums[-1] + reading.evidence
+            self.end_counts[-1] += 1
+        self._middle_since = False
 
     def _decide(self, *, final: bool) -> FusedDecision:
         """The fused decision, a card only when at least ``PASS_MIN_FRAMES``
-        frames put it first on their own."""
+        frames put it first on their own and, if no frame was sure of it
+        alone, it leads by the margin with each end's frames tempered."""
         d = self._fusion.decide(final=final)
-        if d.card is None or self.witnesses.get(d.card, 0) >= PASS_MIN_FRAMES:
+        if d.card is None:
             return d
         total = self._fusion.total
-        return FusedDecision(
-            None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
+        if self.witnesses.get(d.card, 0) < PASS_MIN_FRAMES:
+            return FusedDecision(
+                None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
+            )
+        if d.card in self.sure:
+            return d
+        weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
+        i = CARD_CODES.index(d.card)
+        lead = float(weak[i] - np.delete(weak, i).max())
+        if lead >= self.reader.margin:
+            return d
+        reason = (
+            f"only weak frames: {d.card} leads by {lead:.1f} nats, under {self.reader.margin:g},"
+            f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
+        return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
 
     def ready(self) -> bool:
         return self._fusion.used >= self._fusion.min_frames and (

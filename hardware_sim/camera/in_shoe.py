@@ -117,6 +117,13 @@ class ShoeEffects:
     jpeg: float = 0.5
     """probability that the camera streams MJPEG"""
     jpeg_quality: tuple[int, int] = (70, 95)
+    exposure_ms: float | None = None
+    """None: the geometry's exposure (0.2 ms); longer smears a moving card more"""
+    sharpness: float = 1.0
+    """the optics' and sensor's detail as a fraction of the geometry's px/mm:
+    below 1 each frame is sampled at that density and scaled back up (a lens
+    set further from the glass, or a sensor binned to fewer pixels), so fine
+    strokes are lost while the frame keeps its size and geometry"""
     # --- a pass -------------------------------------------------------------------------
     speed_mm_s: tuple[float, float] | None = None
     """None: the geometry's usual slide"""
@@ -141,6 +148,23 @@ SHOE_PRESETS: dict[str, ShoeEffects] = {
         glare_inset_mm=(2.0, 8.0), dust=(40, 120), scratches=(2, 6), focus=(0.6, 1.2),
         noise=(3.0, 7.0), jpeg=0.9, jpeg_quality=(40, 80),
         speed_mm_s=(IN_SHOE.speed_mm_s[0], IN_SHOE.max_speed_mm_s), speed_change=0.25,
+    ),
+    # Worse than any shoe the table should ship with, for stress tests of the
+    # reader (docs/vision.md, "Eighth pass"): dimmer LEDs (light 0.45-0.8 of
+    # white, so more gain: noise 5-9 levels), strong glare and a dirty, scratched
+    # glass, a lens a little out of focus, a cheap MJPEG stream (quality
+    # 30-65), an exposure of 0.4 ms (twice the design's, as a camera's auto
+    # exposure settles in that light: up to 3.6 px of smear at 1 m/s), detail
+    # of 6.75 px/mm instead of 9 (0.75), and worn guides (1.25 x the play:
+    # +-5 mm, +-5 degrees).  Each is within what a badly kept or badly built
+    # shoe could show; all at once they make the reader's frames weak.
+    "harsh": ShoeEffects(
+        light_gain=(0.45, 0.8), led_bias=(0.1, 0.25), vignette=(0.25, 0.45),
+        white_balance=0.12, glare=(0.7, 1.2), glare_radius_mm=(4.0, 7.0),
+        glare_inset_mm=(2.0, 10.0), dust=(80, 200), scratches=(4, 10), focus=(0.9, 1.6),
+        noise=(5.0, 9.0), jpeg=1.0, jpeg_quality=(30, 65), exposure_ms=0.4, sharpness=0.75,
+        speed_mm_s=(IN_SHOE.speed_mm_s[0], IN_SHOE.max_speed_mm_s), speed_change=0.25,
+        play=1.25,
     ),
 }
 
@@ -566,7 +590,7 @@ class InShoeRenderer:
         corners = pts[:4]
         y0, y1 = g.window_rect_px[1], g.window_rect_px[3]
         in_view = bool(corners[:, 1].max() > y0 and corners[:, 1].min() < y1)
-        blur = g.blur_px(speed_mm_s)
+        blur = g.blur_px(speed_mm_s, self.effects.exposure_ms)
         boxes = {"tl": self._inside(pts[4:8]), "br": self._inside(pts[8:12])}
         leading, trailing = ("tl", "br") if plan.lead == "top" else ("br", "tl")
         image = self._compose(plan.code, m, corners, blur) if in_view else look.empty.copy()
@@ -622,6 +646,12 @@ class InShoeRenderer:
         return image
 
     def _expose(self, image: Image, rng: np.random.Generator) -> Image:
+        sharp = self.effects.sharpness
+        if sharp < 1.0:
+            h, w = image.shape[:2]
+            small = cv2.resize(image, (round(w * sharp), round(h * sharp)),
+                               interpolation=cv2.INTER_AREA)
+            image = u8(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
         image = add_noise(image, self.look.noise, rng)
         if self.look.jpeg_quality is not None:
             image = jpeg(image, self.look.jpeg_quality)
