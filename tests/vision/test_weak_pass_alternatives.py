@@ -17,7 +17,7 @@ from vision.recognizer import Reading
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import weak_pass_alternatives as alt  # noqa: E402
+import weak_pass_alternatives as alt
 
 
 def _frame(scores: dict[str, float]) -> Reading:
