@@ -266,13 +266,16 @@ WEAK_SIDE = 25.0
 #: The outline found with the tighter cut is taken when each of its sides is
 #: at least this much brighter inside than outside.
 STRONG_SIDE = 40.0
-#: Where the sides are sampled: this far inside and outside (detection
-#: pixels), at these shares of each side's length (its ends are the card's
-#: rounded corners, often its index).
-SIDE_OFFSET = 3.0
+#: Where the sides are sampled: the paper is the brightest of what lies 1 to
+#: 4 detection pixels inside (the printed frame of a court's picture or an
+#: index can come that near the edge), what lies beyond the brightest at 3, 6
+#: and 9 pixels outside (a row of pips along a cut through the paper is not
+#: the table: there is paper beyond it); at these shares of each side's
+#: length (its ends are the card's rounded corners).
+_INSIDE = np.array([-1.0, -2.0, -3.0, -4.0])
+_BEYOND = np.array([3.0, 6.0, 9.0])
+_ACROSS = np.concatenate([_INSIDE, _BEYOND])
 _SIDE_AT = np.linspace(0.2, 0.8, 9)
-#: inside, then three distances beyond
-_ACROSS = np.array([-1.0, 1.0, 2.0, 3.0]) * SIDE_OFFSET
 _NO_STEP = 999
 
 
@@ -288,16 +291,17 @@ def _weakest_side(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
     normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
     normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-9)[:, None]
     pts = q[:, None, :] + _SIDE_AT[None, :, None] * along[:, None, :]  # (4, n, 2)
-    # offset -1 is inside, the others beyond: (1 + offsets, 4, n) columns and rows
+    # (offsets, 4 sides, n points): the first ``len(_INSIDE)`` inside, the rest beyond
     at = np.rint(pts[None] + _ACROSS[:, None, None, None] * normal[None, :, None, :])
     x, y = at[..., 0].astype(np.int64), at[..., 1].astype(np.int64)
     seen = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     value = np.where(seen, white[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].astype(np.int16),
                      np.int16(-1))
-    beyond = value[1:].max(axis=0)
-    ok = seen[0] & (beyond >= 0)
+    paper = value[:len(_INSIDE)].max(axis=0)
+    beyond = value[len(_INSIDE):].max(axis=0)
+    ok = (paper >= 0) & (beyond >= 0)
     # invalid points sort last; each side's median is the middle of its valid ones
-    diff = np.sort(np.where(ok, value[0] - beyond, np.int16(_NO_STEP)), axis=1)
+    diff = np.sort(np.where(ok, paper - beyond, np.int16(_NO_STEP)), axis=1)
     counts = ok.sum(axis=1)
     steps = [float(diff[i, c // 2]) for i, c in enumerate(counts.tolist())
              if 2 * c > len(_SIDE_AT)]  # else: the side runs along the picture's edge
