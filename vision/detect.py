@@ -209,8 +209,7 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     white = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
     cut, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     found = _card_in_mask(mask)
-    weakest = _weakest_side(white, found[0]) if found is not None else None
-    if found is None or (weakest is not None and weakest < WEAK_SIDE):
+    if found is None or not (_card_edges(white, found[0], WEAK_SIDE) or _scan(white, found[0])):
         # A bright cloth passed Otsu's cut with the card and the outline is
         # not the card's: the paper is brighter still, so cut again among
         # the pixels the first cut let through.
@@ -218,11 +217,8 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
         if tighter is not None:
             _, mask = cv2.threshold(white, tighter, 255, cv2.THRESH_BINARY)
             again = _card_in_mask(mask)
-            if again is not None:
-                strong = _weakest_side(white, again[0])
-                if strong is not None and strong >= STRONG_SIDE and (
-                        weakest is None or strong > weakest):
-                    found = again
+            if again is not None and _card_edges(white, again[0], STRONG_SIDE, whole=True):
+                found = again
     if found is None:
         return None
     ordered, fill = found
@@ -266,6 +262,13 @@ WEAK_SIDE = 25.0
 #: The outline found with the tighter cut is taken when each of its sides is
 #: at least this much brighter inside than outside.
 STRONG_SIDE = 40.0
+#: An outline whose corners lie this near (a share of the picture's long
+#: side) to the picture's four corners is a clean scan, a card filling the
+#: picture as calibration reads it: there is no table to cut away.
+SCAN_CORNER = 0.05
+#: How far (detection pixels) a corner of a card's outline may lie outside
+#: the picture: the outline runs about a pixel inside the card's edge.
+OFF_PICTURE = 3.0
 #: Where the sides are sampled: the paper is the brightest of what lies 1 to
 #: 4 detection pixels inside (the printed frame of a court's picture or an
 #: index can come that near the edge), what lies beyond the brightest at 3, 6
@@ -279,11 +282,33 @@ _SIDE_AT = np.linspace(0.2, 0.8, 9)
 _NO_STEP = 999
 
 
-def _weakest_side(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
-    """The smallest, over the outline's sides, of the median step in brightness
-    across the side: the paper just inside less the brightest of what lies
-    beyond it (a row of pips along a side is not the table).  None when no
-    side can be measured (every one runs along the picture's edge)."""
+def _card_edges(
+    white: npt.NDArray[np.uint8], quad: Quad, least: float, *, whole: bool = False
+) -> bool:
+    """Whether each side of ``quad`` steps down by at least ``least`` from the
+    paper inside to what lies beyond, and the quad lies in the picture.
+
+    A card must be whole in view to be read: an outline with a corner more
+    than ``OFF_PICTURE`` outside the picture, or with two or three of its
+    sides along the picture's edge, is a bright cloth that runs off the
+    picture.  A clean scan has the card fill the picture, all four sides
+    or one along its edge (a scan cropped tight on one side): that is a
+    card's, unless ``whole`` asks for every side seen."""
+    h, w = white.shape
+    if ((quad < -OFF_PICTURE).any() or (quad[:, 0] > w - 1 + OFF_PICTURE).any()
+            or (quad[:, 1] > h - 1 + OFF_PICTURE).any()):
+        return False
+    steps = [step for step in _side_steps(white, quad) if step is not None]
+    if len(steps) < (4 if whole else 3):
+        return not whole and not steps
+    return min(steps) >= least
+
+
+def _side_steps(white: npt.NDArray[np.uint8], quad: Quad) -> list[float | None]:
+    """For each side of the outline, the median step in brightness across it:
+    the paper just inside less the brightest of what lies beyond it (a row of
+    pips along a cut through the paper is not the table: there is paper
+    beyond it).  None for a side that runs along the picture's edge."""
     h, w = white.shape
     q = quad.astype(np.float64)
     along = q[_NEXT] - q  # (4, 2): each side, clockwise on screen
@@ -303,9 +328,19 @@ def _weakest_side(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
     # invalid points sort last; each side's median is the middle of its valid ones
     diff = np.sort(np.where(ok, paper - beyond, np.int16(_NO_STEP)), axis=1)
     counts = ok.sum(axis=1)
-    steps = [float(diff[i, c // 2]) for i, c in enumerate(counts.tolist())
-             if 2 * c > len(_SIDE_AT)]  # else: the side runs along the picture's edge
-    return min(steps) if steps else None
+    # fewer than half the points seen: the side runs along the picture's edge
+    return [float(diff[i, c // 2]) if 2 * c > len(_SIDE_AT) else None
+            for i, c in enumerate(counts.tolist())]
+
+
+def _scan(white: npt.NDArray[np.uint8], quad: Quad) -> bool:
+    """Whether the outline spans the picture, each of its corners within
+    ``SCAN_CORNER`` of the picture's long side from one of the picture's
+    corners: a clean scan of a card, not a card on a table."""
+    h, w = white.shape
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    d = np.linalg.norm(quad.astype(np.float64)[:, None, :] - corners[None, :, :], axis=2)
+    return bool((d.min(axis=0) <= SCAN_CORNER * max(h, w)).all())
 
 
 def _tighter_cut(white: npt.NDArray[np.uint8], cut: float) -> float | None:
