@@ -210,15 +210,22 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     cut, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     found = _card_in_mask(mask)
     if found is None or not (_card_edges(white, found[0], WEAK_SIDE) or _scan(white, found[0])):
-        # A bright cloth passed Otsu's cut with the card and the outline is
-        # not the card's: the paper is brighter still, so cut again among
-        # the pixels the first cut let through.
+        # A bright cloth passed Otsu's cut and the outline is not the card's:
+        # the card may be another blob, or joined to the cloth, whose paper
+        # is brighter still: cut again among the pixels the first cut let
+        # through.  An outline every side of which is a card's edge is taken.
+        candidates = list(_lone_blobs(mask))
         tighter = _tighter_cut(white, cut)
         if tighter is not None:
             _, mask = cv2.threshold(white, tighter, 255, cv2.THRESH_BINARY)
             again = _card_in_mask(mask)
-            if again is not None and _card_edges(white, again[0], STRONG_SIDE, whole=True):
-                found = again
+            if again is not None:
+                candidates.append(again)
+        best = STRONG_SIDE
+        for candidate in candidates:
+            strength = _edge_strength(white, candidate[0])
+            if strength is not None and strength >= best:
+                found, best = candidate, strength
     if found is None:
         return None
     ordered, fill = found
@@ -255,12 +262,31 @@ def _card_in_mask(mask: npt.NDArray[np.uint8]) -> _Outline | None:
     return first[0] - PAD, first[1]
 
 
+def _lone_blobs(mask: npt.NDArray[np.uint8]) -> Iterator[_Outline]:
+    """The outlines of the next ``OTHER_BLOBS`` largest blobs after the
+    largest, each alone, that fill ``PLAUSIBLE_FILL`` of their quads: the
+    card apart from a larger bright cloth whose outline has a card's
+    proportions (:func:`_card_in_mask` then tries no other blob).  Pips or
+    a finger at its edge may leave it filling less than ``GOOD_FILL``: its
+    edges, not its fill, decide."""
+    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = MIN_AREA_SHARE * mask.shape[0] * mask.shape[1]
+    blobs = sorted(((cv2.contourArea(c), c) for c in contours), key=lambda t: -t[0])
+    for area, contour in blobs[1:1 + OTHER_BLOBS]:
+        if area < min_area:
+            break
+        outline = _outline([contour], area)
+        if outline is not None and outline[1] >= PLAUSIBLE_FILL:
+            yield outline[0] - PAD, outline[1]
+
+
 #: A side of the outline whose paper, just inside, is less than this much
 #: brighter than what lies just outside is no card's edge (grey levels of the
 #: detection image).  A card's sides measure 60 or more in 99 % of frames.
 WEAK_SIDE = 25.0
-#: The outline found with the tighter cut is taken when each of its sides is
-#: at least this much brighter inside than outside.
+#: Another outline (another blob, or the tighter cut's) is taken instead when
+#: each of its sides steps down at least this much.
 STRONG_SIDE = 40.0
 #: An outline whose corners lie this near (a share of the picture's long
 #: side) to the picture's four corners is a clean scan, a card filling the
@@ -282,26 +308,39 @@ _SIDE_AT = np.linspace(0.2, 0.8, 9)
 _NO_STEP = 999
 
 
-def _card_edges(
-    white: npt.NDArray[np.uint8], quad: Quad, least: float, *, whole: bool = False
-) -> bool:
+def _card_edges(white: npt.NDArray[np.uint8], quad: Quad, least: float) -> bool:
     """Whether each side of ``quad`` steps down by at least ``least`` from the
     paper inside to what lies beyond, and the quad lies in the picture.
 
     A card must be whole in view to be read: an outline with a corner more
     than ``OFF_PICTURE`` outside the picture, or with two or three of its
     sides along the picture's edge, is a bright cloth that runs off the
-    picture.  A clean scan has the card fill the picture, all four sides
-    or one along its edge (a scan cropped tight on one side): that is a
-    card's, unless ``whole`` asks for every side seen."""
-    h, w = white.shape
-    if ((quad < -OFF_PICTURE).any() or (quad[:, 0] > w - 1 + OFF_PICTURE).any()
-            or (quad[:, 1] > h - 1 + OFF_PICTURE).any()):
+    picture.  (A clean scan has the card fill the picture, all four sides or
+    one along its edge, a scan cropped tight on one side.)"""
+    if _off_picture(white, quad):
         return False
     steps = [step for step in _side_steps(white, quad) if step is not None]
-    if len(steps) < (4 if whole else 3):
-        return not whole and not steps
+    if len(steps) < 3:
+        return not steps
     return min(steps) >= least
+
+
+def _edge_strength(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
+    """The weakest step of the outline's four sides, or None when the outline
+    is not whole in the picture (a corner out of it, a side along its edge)."""
+    if _off_picture(white, quad):
+        return None
+    steps = _side_steps(white, quad)
+    if None in steps:
+        return None
+    return min(step for step in steps if step is not None)
+
+
+def _off_picture(white: npt.NDArray[np.uint8], quad: Quad) -> bool:
+    """Whether a corner of ``quad`` lies more than ``OFF_PICTURE`` outside the picture."""
+    h, w = white.shape
+    return bool((quad < -OFF_PICTURE).any() or (quad[:, 0] > w - 1 + OFF_PICTURE).any()
+                or (quad[:, 1] > h - 1 + OFF_PICTURE).any())
 
 
 def _side_steps(white: npt.NDArray[np.uint8], quad: Quad) -> list[float | None]:

@@ -20,7 +20,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.detect import _card_edges, _paired_quads, _shared_corners, _side_steps, find_card
+from vision.detect import (
+    _card_edges,
+    _edge_strength,
+    _lone_blobs,
+    _paired_quads,
+    _shared_corners,
+    _side_steps,
+    find_card,
+)
 
 W, H = 640, 480
 CARD_W, CARD_H = 150.0, 210.0
@@ -256,13 +264,14 @@ def test_a_frame_printed_near_the_edge_does_not_hide_the_paper() -> None:
 def test_a_side_along_the_picture_edge_is_not_measured() -> None:
     """Paper reaching the top of the picture (rows 0-79): the top side's
     samples beyond, at y = -3, -6, -9, are all outside the picture, so that
-    side has no step (None); the others step 150.  An outline with such a
-    side is no card's edges when every side must be seen."""
+    side has no step (None); the others step 150.  Such an outline is not
+    refused as the first one (a scan cropped tight on one side), but is not
+    taken instead of another: it has no edge strength."""
     white = _flat((100, 0, 199, 79))
     quad = _box(100, 0, 199, 79)
     assert _side_steps(white, quad) == [None, 150.0, 150.0, 150.0]
     assert _card_edges(white, quad, 40.0)
-    assert not _card_edges(white, quad, 40.0, whole=True)
+    assert _edge_strength(white, quad) is None
 
 
 def test_an_outline_running_off_the_picture_is_no_card() -> None:
@@ -271,5 +280,31 @@ def test_an_outline_running_off_the_picture_is_no_card() -> None:
     has a card's edges; the same outline stretched to x = 329, 10 px beyond
     the picture's last column 319 (more than 3 px out), has not."""
     white = _flat((200, 60, 309, 139))
-    assert _card_edges(white, _box(200, 60, 309, 139), 40.0, whole=True)
+    assert _edge_strength(white, _box(200, 60, 309, 139)) == 150.0
     assert not _card_edges(white, _box(200, 60, 329, 139), 40.0)
+    assert _edge_strength(white, _box(200, 60, 329, 139)) is None
+
+
+def test_lone_blobs_are_the_next_largest_that_fill_most_of_their_quads() -> None:
+    """A 240 x 320 mask: the largest blob (150 x 110, a bright cloth with a
+    card's proportions) is skipped; a 50 x 70 card (x 20-69, y 100-169)
+    with a 20 x 30 dent in its right side still fills (49 x 69 - 20 x 30
+    in contour area, about 0.82 by the contour's pixel-centre outline) more
+    than 0.75 of its rectangle, whose corners the hull gives back exactly;
+    an L-shaped blob (a 60 x 80 box less 45 x 60: 2100 px, while its hull,
+    the box less a triangle of 45 x 60 / 2, is 3450 px, and any quad round
+    it holds the hull: it fills at most 0.61) and a 10 x 10 speck (under
+    1.5 % of the padded picture, 332 x 252) are not cards."""
+    mask = np.zeros((240, 320), np.uint8)
+    mask[20:130, 160:310] = 255
+    mask[100:170, 20:70] = 255
+    mask[120:150, 50:70] = 0
+    mask[150:230, 220:280] = 255
+    mask[150:210, 235:280] = 0
+    mask[200:210, 100:110] = 255
+    lone = list(_lone_blobs(mask))
+    assert len(lone) == 1
+    quad, fill = lone[0]
+    expected = np.array([[20, 100], [69, 100], [69, 169], [20, 169]], np.float64)
+    assert _worst_miss(quad, expected) < 1e-3
+    assert 0.75 < fill < 0.9
