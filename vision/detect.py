@@ -14,7 +14,7 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -208,24 +208,12 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     # (or its lit half) passed as paper and swallowed the card.
     white = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
     cut, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    found = _card_in_mask(mask)
-    if found is None or not (_card_edges(white, found[0], WEAK_SIDE) or _scan(white, found[0])):
-        # A bright cloth passed Otsu's cut and the outline is not the card's:
-        # the card may be another blob, or joined to the cloth, whose paper
-        # is brighter still: cut again among the pixels the first cut let
-        # through.  An outline every side of which is a card's edge is taken.
-        candidates = list(_lone_blobs(mask))
-        tighter = _tighter_cut(white, cut)
-        if tighter is not None:
-            _, mask = cv2.threshold(white, tighter, 255, cv2.THRESH_BINARY)
-            again = _card_in_mask(mask)
-            if again is not None:
-                candidates.append(again)
-        best = STRONG_SIDE
-        for candidate in candidates:
-            strength = _edge_strength(white, candidate[0])
-            if strength is not None and strength >= best:
-                found, best = candidate, strength
+    blobs = _blobs(mask)
+    found = _card_in_mask(blobs, repair=False)
+    if found is None or found[1] < GOOD_FILL:
+        found = _card_in_mask(blobs)  # the repairs, when it fits poorly
+    if not _looks_like_card(white, found):
+        found = _sharper(white, cut, blobs) or found
     if found is None:
         return None
     ordered, fill = found
@@ -233,22 +221,68 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     return Detection(quad=full.astype(np.float32), fill=fill)
 
 
-def _card_in_mask(mask: npt.NDArray[np.uint8]) -> _Outline | None:
-    """The card's outline in a mask of the detection image (its pixels), or
-    None: the largest blob's, or another when that one fits poorly."""
+def _looks_like_card(white: npt.NDArray[np.uint8], found: _Outline | None) -> bool:
+    """Whether an outline may be the card's: its sides are a card's edges
+    (``WEAK_SIDE``, :func:`_card_edges`), or it spans the picture (a clean
+    scan, :func:`_scan`)."""
+    return found is not None and (_card_edges(white, found[0], WEAK_SIDE)
+                                  or _scan(white, found[0]))
+
+
+def _sharper(white: npt.NDArray[np.uint8], cut: float, blobs: _Blobs) -> _Outline | None:
+    """An outline every side of which is a card's edge (``STRONG_SIDE``), the
+    strongest, when the first one is not: a bright cloth passed Otsu's cut,
+    and the card is another blob, or is joined to the cloth, whose paper is
+    brighter still: cut again among the pixels the first cut let through.
+    None when there is none."""
+    candidates = list(_lone_blobs(blobs))
+    tighter = _tighter_cut(white, cut)
+    if tighter is not None:
+        _, mask = cv2.threshold(white, tighter, 255, cv2.THRESH_BINARY)
+        tight = _blobs(mask)
+        again = _card_in_mask(tight, repair=False)
+        if again is not None:
+            candidates.append(again)
+        candidates += _lone_blobs(tight)
+    found, best = None, STRONG_SIDE
+    for candidate in candidates:
+        strength = _edge_strength(white, candidate[0])
+        if strength is not None and strength >= best:
+            found, best = candidate, strength
+    return found
+
+
+class _Blobs(NamedTuple):
+    """The bright blobs of a mask (padded by ``PAD``): outlines and areas."""
+
+    contours: Sequence[npt.NDArray[Any]]
+    areas: list[float]
+    #: the least area of a card
+    min_area: float
+
+
+def _blobs(mask: npt.NDArray[np.uint8]) -> _Blobs:
+    """The blobs of a mask of the detection image, the mask padded first so
+    a card filling the picture still has an outline."""
     mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sh, sw = mask.shape
+    return _Blobs(contours, [cv2.contourArea(c) for c in contours], MIN_AREA_SHARE * sh * sw)
+
+
+def _card_in_mask(blobs: _Blobs, *, repair: bool = True) -> _Outline | None:
+    """The card's outline among a mask's blobs (detection-image pixels), or
+    None: the largest blob's, or (with ``repair``) another when that one
+    fits poorly."""
+    contours, areas, min_area = blobs
     if not contours:
         return None
-    sh, sw = mask.shape
-    areas = [cv2.contourArea(c) for c in contours]
-    min_area = MIN_AREA_SHARE * sh * sw
     k = max(range(len(areas)), key=areas.__getitem__)  # the first largest, as np.argmax
     if areas[k] < min_area:
         return None
     pieces, blob_area = _pieces(contours, areas, k)
     first = _outline(pieces, blob_area)
-    if first is None or first[1] < GOOD_FILL:
+    if repair and (first is None or first[1] < GOOD_FILL):
         best = first if first is not None and first[1] >= GOOD_FILL else None
         plausible = first is not None and first[1] >= PLAUSIBLE_FILL
         for alt in _alternatives(contours, areas, k, pieces, min_area, plausible,
@@ -262,21 +296,19 @@ def _card_in_mask(mask: npt.NDArray[np.uint8]) -> _Outline | None:
     return first[0] - PAD, first[1]
 
 
-def _lone_blobs(mask: npt.NDArray[np.uint8]) -> Iterator[_Outline]:
+def _lone_blobs(blobs: _Blobs) -> Iterator[_Outline]:
     """The outlines of the next ``OTHER_BLOBS`` largest blobs after the
     largest, each alone, that fill ``PLAUSIBLE_FILL`` of their quads: the
     card apart from a larger bright cloth whose outline has a card's
     proportions (:func:`_card_in_mask` then tries no other blob).  Pips or
     a finger at its edge may leave it filling less than ``GOOD_FILL``: its
     edges, not its fill, decide."""
-    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = MIN_AREA_SHARE * mask.shape[0] * mask.shape[1]
-    blobs = sorted(((cv2.contourArea(c), c) for c in contours), key=lambda t: -t[0])
-    for area, contour in blobs[1:1 + OTHER_BLOBS]:
-        if area < min_area:
+    contours, areas, min_area = blobs
+    order = sorted(range(len(areas)), key=lambda i: -areas[i])
+    for i in order[1:1 + OTHER_BLOBS]:
+        if areas[i] < min_area:
             break
-        outline = _outline([contour], area)
+        outline = _outline([contours[i]], areas[i])
         if outline is not None and outline[1] >= PLAUSIBLE_FILL:
             yield outline[0] - PAD, outline[1]
 

@@ -21,6 +21,7 @@ import numpy.typing as npt
 import pytest
 
 from vision.detect import (
+    _blobs,
     _card_edges,
     _edge_strength,
     _lone_blobs,
@@ -302,7 +303,7 @@ def test_lone_blobs_are_the_next_largest_that_fill_most_of_their_quads() -> None
     mask[150:230, 220:280] = 255
     mask[150:210, 235:280] = 0
     mask[200:210, 100:110] = 255
-    lone = list(_lone_blobs(mask))
+    lone = list(_lone_blobs(_blobs(mask)))
     assert len(lone) == 1
     quad, fill = lone[0]
     expected = np.array([[20, 100], [69, 100], [69, 169], [20, 169]], np.float64)
