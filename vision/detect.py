@@ -221,7 +221,7 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     return Detection(quad=full.astype(np.float32), fill=fill)
 
 
-def _looks_like_card(white: npt.NDArray[np.uint8], found: _Outline | None) -> bool:
+def _looks_like_card(white: npt.NDArray[Any], found: _Outline | None) -> bool:
     """Whether an outline may be the card's: its sides are a card's edges
     (``WEAK_SIDE``, :func:`_card_edges`), or it spans the picture (a clean
     scan, :func:`_scan`)."""
@@ -229,7 +229,7 @@ def _looks_like_card(white: npt.NDArray[np.uint8], found: _Outline | None) -> bo
                                   or _scan(white, found[0]))
 
 
-def _sharper(white: npt.NDArray[np.uint8], cut: float, blobs: _Blobs) -> _Outline | None:
+def _sharper(white: npt.NDArray[Any], cut: float, blobs: _Blobs) -> _Outline | None:
     """An outline every side of which is a card's edge (``STRONG_SIDE``), the
     strongest, when the first one is not: a bright cloth passed Otsu's cut,
     and the card is another blob, or is joined to the cloth, whose paper is
@@ -261,12 +261,12 @@ class _Blobs(NamedTuple):
     min_area: float
 
 
-def _blobs(mask: npt.NDArray[np.uint8]) -> _Blobs:
+def _blobs(mask: npt.NDArray[Any]) -> _Blobs:
     """The blobs of a mask of the detection image, the mask padded first so
     a card filling the picture still has an outline."""
-    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    sh, sw = mask.shape
+    padded = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
+    contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sh, sw = padded.shape
     return _Blobs(contours, [cv2.contourArea(c) for c in contours], MIN_AREA_SHARE * sh * sw)
 
 
@@ -340,7 +340,7 @@ _SIDE_AT = np.linspace(0.2, 0.8, 9)
 _NO_STEP = 999
 
 
-def _card_edges(white: npt.NDArray[np.uint8], quad: Quad, least: float) -> bool:
+def _card_edges(white: npt.NDArray[Any], quad: Quad, least: float) -> bool:
     """Whether each side of ``quad`` steps down by at least ``least`` from the
     paper inside to what lies beyond, and the quad lies in the picture.
 
@@ -357,7 +357,7 @@ def _card_edges(white: npt.NDArray[np.uint8], quad: Quad, least: float) -> bool:
     return min(steps) >= least
 
 
-def _edge_strength(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
+def _edge_strength(white: npt.NDArray[Any], quad: Quad) -> float | None:
     """The weakest step of the outline's four sides, or None when the outline
     is not whole in the picture (a corner out of it, a side along its edge)."""
     if _off_picture(white, quad):
@@ -368,14 +368,14 @@ def _edge_strength(white: npt.NDArray[np.uint8], quad: Quad) -> float | None:
     return min(step for step in steps if step is not None)
 
 
-def _off_picture(white: npt.NDArray[np.uint8], quad: Quad) -> bool:
+def _off_picture(white: npt.NDArray[Any], quad: Quad) -> bool:
     """Whether a corner of ``quad`` lies more than ``OFF_PICTURE`` outside the picture."""
     h, w = white.shape
     return bool((quad < -OFF_PICTURE).any() or (quad[:, 0] > w - 1 + OFF_PICTURE).any()
                 or (quad[:, 1] > h - 1 + OFF_PICTURE).any())
 
 
-def _side_steps(white: npt.NDArray[np.uint8], quad: Quad) -> list[float | None]:
+def _side_steps(white: npt.NDArray[Any], quad: Quad) -> list[float | None]:
     """For each side of the outline, the median step in brightness across it:
     the paper just inside less the brightest of what lies beyond it (a row of
     pips along a cut through the paper is not the table: there is paper
@@ -404,7 +404,7 @@ def _side_steps(white: npt.NDArray[np.uint8], quad: Quad) -> list[float | None]:
             for i, c in enumerate(counts.tolist())]
 
 
-def _scan(white: npt.NDArray[np.uint8], quad: Quad) -> bool:
+def _scan(white: npt.NDArray[Any], quad: Quad) -> bool:
     """Whether the outline spans the picture, each of its corners within
     ``SCAN_CORNER`` of the picture's long side from one of the picture's
     corners: a clean scan of a card, not a card on a table."""
@@ -414,7 +414,7 @@ def _scan(white: npt.NDArray[np.uint8], quad: Quad) -> bool:
     return bool((d.min(axis=0) <= SCAN_CORNER * max(h, w)).all())
 
 
-def _tighter_cut(white: npt.NDArray[np.uint8], cut: float) -> float | None:
+def _tighter_cut(white: npt.NDArray[Any], cut: float) -> float | None:
     """Otsu's cut among the pixels brighter than ``cut``; None when too few."""
     above = white[white > cut]
     if above.size < 16:
