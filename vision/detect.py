@@ -5,7 +5,9 @@ a few hundred pixels across are plenty) and only the corner regions are later
 warped from the full-resolution frame.  The card is the largest bright,
 unsaturated blob; its outline is fitted with four straight sides taken from the
 convex hull, so a finger or a glare spot that bites off one corner moves only
-that corner's neighbours' intersection, not the whole quad.
+that corner's neighbours' intersection, not the whole quad.  An outline is
+checked against the picture: each side of a card's is a step down from paper
+to table (see ``find_card`` for what is tried when it is not).
 """
 
 from __future__ import annotations
@@ -195,7 +197,15 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     other outlines are tried: the blob with its narrow parts cut off
     (:func:`_cut_necks`) and the next largest blobs on their own.  The one that
     fills its quad best is taken when it fills at least ``GOOD_FILL``;
-    otherwise the first outline stands."""
+    otherwise the first outline stands.
+
+    Then the outline's sides are checked (:func:`_looks_like_card`): a
+    card's paper is much brighter than what lies just beyond each of its
+    sides.  When the first cut let a bright cloth through with the card, the
+    outline runs through the cloth, along the picture's edge or off it; then
+    the next largest blobs alone and a second cut among the pixels the first
+    let through (:func:`_sharper`) give other outlines, and the one whose
+    every side is a card's edge is taken."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIZE / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
