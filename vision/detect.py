@@ -5,7 +5,9 @@ a few hundred pixels across are plenty) and only the corner regions are later
 warped from the full-resolution frame.  The card is the largest bright,
 unsaturated blob; its outline is fitted with four straight sides taken from the
 convex hull, so a finger or a glare spot that bites off one corner moves only
-that corner's neighbours' intersection, not the whole quad.
+that corner's neighbours' intersection, not the whole quad.  An outline is
+checked against the picture: each side of a card's is a step down from paper
+to table (see ``find_card`` for what is tried when it is not).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -195,7 +197,15 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     other outlines are tried: the blob with its narrow parts cut off
     (:func:`_cut_necks`) and the next largest blobs on their own.  The one that
     fills its quad best is taken when it fills at least ``GOOD_FILL``;
-    otherwise the first outline stands."""
+    otherwise the first outline stands.
+
+    Then the outline's sides are checked (:func:`_looks_like_card`): a
+    card's paper is much brighter than what lies just beyond each of its
+    sides.  When the first cut let a bright cloth through with the card, the
+    outline runs through the cloth, along the picture's edge or off it; then
+    the next largest blobs alone and a second cut among the pixels the first
+    let through (:func:`_sharper`) give other outlines, and the one whose
+    every side is a card's edge is taken."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIZE / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
@@ -207,20 +217,82 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
     # counted too, and its zeros pulled Otsu's cut down until a bright cloth
     # (or its lit half) passed as paper and swallowed the card.
     white = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
-    _, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cut, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    blobs = _blobs(mask)
+    found = _card_in_mask(blobs, repair=False)
+    if found is None or found[1] < GOOD_FILL:
+        found = _card_in_mask(blobs)  # the repairs, when it fits poorly
+    if not _looks_like_card(white, found):
+        found = _sharper(white, cut, blobs) or found
+    if found is None:
+        return None
+    ordered, fill = found
+    full = ordered / scale
+    return Detection(quad=full.astype(np.float32), fill=fill)
+
+
+def _looks_like_card(white: npt.NDArray[Any], found: _Outline | None) -> bool:
+    """Whether an outline may be the card's: its sides are a card's edges
+    (``WEAK_SIDE``, :func:`_card_edges`), or it spans the picture (a clean
+    scan, :func:`_scan`)."""
+    return found is not None and (_card_edges(white, found[0], WEAK_SIDE)
+                                  or _scan(white, found[0]))
+
+
+def _sharper(white: npt.NDArray[Any], cut: float, blobs: _Blobs) -> _Outline | None:
+    """An outline every side of which is a card's edge (``STRONG_SIDE``), the
+    strongest, when the first one is not: a bright cloth passed Otsu's cut,
+    and the card is another blob, or is joined to the cloth, whose paper is
+    brighter still: cut again among the pixels the first cut let through.
+    None when there is none."""
+    candidates = list(_lone_blobs(blobs))
+    tighter = _tighter_cut(white, cut)
+    if tighter is not None:
+        _, mask = cv2.threshold(white, tighter, 255, cv2.THRESH_BINARY)
+        tight = _blobs(mask)
+        again = _card_in_mask(tight, repair=False)
+        if again is not None:
+            candidates.append(again)
+        candidates += _lone_blobs(tight)
+    found, best = None, STRONG_SIDE
+    for candidate in candidates:
+        strength = _edge_strength(white, candidate[0])
+        if strength is not None and strength >= best:
+            found, best = candidate, strength
+    return found
+
+
+class _Blobs(NamedTuple):
+    """The bright blobs of a mask (padded by ``PAD``): outlines and areas."""
+
+    contours: Sequence[npt.NDArray[Any]]
+    areas: list[float]
+    #: the least area of a card
+    min_area: float
+
+
+def _blobs(mask: npt.NDArray[Any]) -> _Blobs:
+    """The blobs of a mask of the detection image, the mask padded first so
+    a card filling the picture still has an outline."""
+    padded = cv2.copyMakeBorder(mask, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
+    contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sh, sw = padded.shape
+    return _Blobs(contours, [cv2.contourArea(c) for c in contours], MIN_AREA_SHARE * sh * sw)
+
+
+def _card_in_mask(blobs: _Blobs, *, repair: bool = True) -> _Outline | None:
+    """The card's outline among a mask's blobs (detection-image pixels), or
+    None: the largest blob's, or (with ``repair``) another when that one
+    fits poorly."""
+    contours, areas, min_area = blobs
     if not contours:
         return None
-    sh, sw = mask.shape
-    areas = [cv2.contourArea(c) for c in contours]
-    min_area = MIN_AREA_SHARE * sh * sw
     k = max(range(len(areas)), key=areas.__getitem__)  # the first largest, as np.argmax
     if areas[k] < min_area:
         return None
     pieces, blob_area = _pieces(contours, areas, k)
     first = _outline(pieces, blob_area)
-    if first is None or first[1] < GOOD_FILL:
+    if repair and (first is None or first[1] < GOOD_FILL):
         best = first if first is not None and first[1] >= GOOD_FILL else None
         plausible = first is not None and first[1] >= PLAUSIBLE_FILL
         for alt in _alternatives(contours, areas, k, pieces, min_area, plausible,
@@ -231,9 +303,134 @@ def find_card(frame: npt.NDArray[np.uint8]) -> Detection | None:
             first = best
     if first is None:
         return None
-    ordered, fill = first
-    full = (ordered - PAD) / scale
-    return Detection(quad=full.astype(np.float32), fill=fill)
+    return first[0] - PAD, first[1]
+
+
+def _lone_blobs(blobs: _Blobs) -> Iterator[_Outline]:
+    """The outlines of the next ``OTHER_BLOBS`` largest blobs after the
+    largest, each alone, that fill ``PLAUSIBLE_FILL`` of their quads: the
+    card apart from a larger bright cloth whose outline has a card's
+    proportions (:func:`_card_in_mask` then tries no other blob).  Pips or
+    a finger at its edge may leave it filling less than ``GOOD_FILL``: its
+    edges, not its fill, decide."""
+    contours, areas, min_area = blobs
+    order = sorted(range(len(areas)), key=lambda i: -areas[i])
+    for i in order[1:1 + OTHER_BLOBS]:
+        if areas[i] < min_area:
+            break
+        outline = _outline([contours[i]], areas[i])
+        if outline is not None and outline[1] >= PLAUSIBLE_FILL:
+            yield outline[0] - PAD, outline[1]
+
+
+#: A side of the outline whose paper, just inside, is less than this much
+#: brighter than what lies just outside is no card's edge (grey levels of the
+#: detection image).  A card's sides measure 60 or more in 99 % of frames.
+WEAK_SIDE = 25.0
+#: Another outline (another blob, or the tighter cut's) is taken instead when
+#: each of its sides steps down at least this much.
+STRONG_SIDE = 40.0
+#: An outline whose corners lie this near (a share of the picture's long
+#: side) to the picture's four corners is a clean scan, a card filling the
+#: picture as calibration reads it: there is no table to cut away.
+SCAN_CORNER = 0.05
+#: How far (detection pixels) a corner of a card's outline may lie outside
+#: the picture: the outline runs about a pixel inside the card's edge.
+OFF_PICTURE = 3.0
+#: Where the sides are sampled: the paper is the brightest of what lies 1 to
+#: 4 detection pixels inside (the printed frame of a court's picture or an
+#: index can come that near the edge), what lies beyond the brightest at 3, 6
+#: and 9 pixels outside (a row of pips along a cut through the paper is not
+#: the table: there is paper beyond it); at these shares of each side's
+#: length (its ends are the card's rounded corners).
+_INSIDE = np.array([-1.0, -2.0, -3.0, -4.0])
+_BEYOND = np.array([3.0, 6.0, 9.0])
+_ACROSS = np.concatenate([_INSIDE, _BEYOND])
+_SIDE_AT = np.linspace(0.2, 0.8, 9)
+_NO_STEP = 999
+
+
+def _card_edges(white: npt.NDArray[Any], quad: Quad, least: float) -> bool:
+    """Whether each side of ``quad`` steps down by at least ``least`` from the
+    paper inside to what lies beyond, and the quad lies in the picture.
+
+    A card must be whole in view to be read: an outline with a corner more
+    than ``OFF_PICTURE`` outside the picture, or with two or three of its
+    sides along the picture's edge, is a bright cloth that runs off the
+    picture.  (A clean scan has the card fill the picture, all four sides or
+    one along its edge, a scan cropped tight on one side.)"""
+    if _off_picture(white, quad):
+        return False
+    steps = [step for step in _side_steps(white, quad) if step is not None]
+    if len(steps) < 3:
+        return not steps
+    return min(steps) >= least
+
+
+def _edge_strength(white: npt.NDArray[Any], quad: Quad) -> float | None:
+    """The weakest step of the outline's four sides, or None when the outline
+    is not whole in the picture (a corner out of it, a side along its edge)."""
+    if _off_picture(white, quad):
+        return None
+    steps = _side_steps(white, quad)
+    if None in steps:
+        return None
+    return min(step for step in steps if step is not None)
+
+
+def _off_picture(white: npt.NDArray[Any], quad: Quad) -> bool:
+    """Whether a corner of ``quad`` lies more than ``OFF_PICTURE`` outside the picture."""
+    h, w = white.shape
+    return bool((quad < -OFF_PICTURE).any() or (quad[:, 0] > w - 1 + OFF_PICTURE).any()
+                or (quad[:, 1] > h - 1 + OFF_PICTURE).any())
+
+
+def _side_steps(white: npt.NDArray[Any], quad: Quad) -> list[float | None]:
+    """For each side of the outline, the median step in brightness across it:
+    the paper just inside less the brightest of what lies beyond it (a row of
+    pips along a cut through the paper is not the table: there is paper
+    beyond it).  None for a side that runs along the picture's edge."""
+    h, w = white.shape
+    q = quad.astype(np.float64)
+    along = q[_NEXT] - q  # (4, 2): each side, clockwise on screen
+    # The outward normal of a clockwise (on screen, y down) side is (dy, -dx).
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-9)[:, None]
+    pts = q[:, None, :] + _SIDE_AT[None, :, None] * along[:, None, :]  # (4, n, 2)
+    # (offsets, 4 sides, n points): the first ``len(_INSIDE)`` inside, the rest beyond
+    at = np.rint(pts[None] + _ACROSS[:, None, None, None] * normal[None, :, None, :])
+    x, y = at[..., 0].astype(np.int64), at[..., 1].astype(np.int64)
+    seen = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    value = np.where(seen, white[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].astype(np.int16),
+                     np.int16(-1))
+    paper = value[:len(_INSIDE)].max(axis=0)
+    beyond = value[len(_INSIDE):].max(axis=0)
+    ok = (paper >= 0) & (beyond >= 0)
+    # invalid points sort last; each side's median is the middle of its valid ones
+    diff = np.sort(np.where(ok, paper - beyond, np.int16(_NO_STEP)), axis=1)
+    counts = ok.sum(axis=1)
+    # fewer than half the points seen: the side runs along the picture's edge
+    return [float(diff[i, c // 2]) if 2 * c > len(_SIDE_AT) else None
+            for i, c in enumerate(counts.tolist())]
+
+
+def _scan(white: npt.NDArray[Any], quad: Quad) -> bool:
+    """Whether the outline spans the picture, each of its corners within
+    ``SCAN_CORNER`` of the picture's long side from one of the picture's
+    corners: a clean scan of a card, not a card on a table."""
+    h, w = white.shape
+    corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    d = np.linalg.norm(quad.astype(np.float64)[:, None, :] - corners[None, :, :], axis=2)
+    return bool((d.min(axis=0) <= SCAN_CORNER * max(h, w)).all())
+
+
+def _tighter_cut(white: npt.NDArray[Any], cut: float) -> float | None:
+    """Otsu's cut among the pixels brighter than ``cut``; None when too few."""
+    above = white[white > cut]
+    if above.size < 16:
+        return None
+    t, _ = cv2.threshold(above.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(t)
 
 
 #: An outline that fills at least this share of its fitted quad is taken as

@@ -18,8 +18,18 @@ import math
 import cv2
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from vision.detect import _paired_quads, _shared_corners, find_card
+from vision.detect import (
+    _blobs,
+    _card_edges,
+    _edge_strength,
+    _lone_blobs,
+    _paired_quads,
+    _shared_corners,
+    _side_steps,
+    find_card,
+)
 
 W, H = 640, 480
 CARD_W, CARD_H = 150.0, 210.0
@@ -171,3 +181,131 @@ def test_shared_corners_counts_corners_within_the_tolerance() -> None:
     quad = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], np.float32)
     other = np.array([[5, 0], [100, 5], [113, 150], [0, 120]], np.float64)
     assert _shared_corners(quad, other) == 2
+
+
+def _lit_cloth(seed: int) -> npt.NDArray[np.uint8]:
+    """A bright, blotchy cloth under a strong light gradient: grey 70 at the
+    picture's left edge rising evenly to 200 at its right, plus blotches of
+    up to +-15 (a 12 x 16 grid of random values in [-1, 1], enlarged
+    smoothly and clipped back to [-1, 1]).  So the cloth spans 55 to 215."""
+    ramp = np.linspace(70.0, 200.0, W, dtype=np.float32)[None, :].repeat(H, axis=0)
+    grid = np.random.default_rng(seed).uniform(-1.0, 1.0, (H // 40, W // 40)).astype(np.float32)
+    blotch = np.clip(cv2.resize(grid, (W, H), interpolation=cv2.INTER_CUBIC), -1.0, 1.0)
+    grey = np.clip(ramp + 15.0 * blotch, 0, 255).astype(np.uint8)
+    return np.repeat(grey[:, :, None], 3, axis=2)
+
+
+@pytest.mark.parametrize(("cx", "turn"), [(330.0, 20.0), (400.0, 0.0), (300.0, 35.0)])
+def test_a_card_joined_to_the_lit_half_of_a_bright_cloth_is_found(cx: float, turn: float) -> None:
+    """A white card (250) in the middle of the cloth above, touching its lit
+    right half.  The cloth's levels spread evenly from 55 to 215, so Otsu's
+    cut falls inside them (the card is a tenth of the picture): the cloth's
+    lit half passes for paper with the card, one blob reaching the
+    picture's right edge, whose outline is not the card's (its sides run
+    along the picture's edge, or off it, or through the cloth with paper
+    hardly brighter on one side than on the other).  Among the pixels that
+    passed, cloth up to 215 and paper at 250, a second cut leaves the card
+    alone, every side of it 250 against cloth of at most 183 beyond it
+    (the ramp is 70 + 130 x / 640: 168 at x = 484, 9 px beyond the
+    right-most card edge here, x = 400 + 75; the blotches add at most 15).
+    The old code took the cloth's outline (or none)."""
+    card = _card_corners(cx, 240.0, turn)
+    img = _lit_cloth(7)
+    cv2.fillConvexPoly(img, np.round(card * 16).astype(np.int32), (250,) * 3, cv2.LINE_AA, 4)
+    det = find_card(_shoot(img, blur=1.0, noise=3.0, seed=1))
+    assert det is not None
+    assert _worst_miss(det.quad, card) <= TOLERANCE
+
+
+def _flat(paper: tuple[int, int, int, int], table: int = 100) -> npt.NDArray[np.uint8]:
+    """A 240 x 320 detection image of level ``table`` with paper (250) over
+    columns x0..x1 and rows y0..y1, both ends included."""
+    x0, y0, x1, y1 = paper
+    img = np.full((240, 320), table, np.uint8)
+    img[y0:y1 + 1, x0:x1 + 1] = 250
+    return img
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> npt.NDArray[np.float32]:
+    """Corners clockwise on screen from the top left: sides top, right, bottom, left."""
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_each_side_steps_from_paper_down_to_the_table() -> None:
+    """Paper 250 on a table of 100, the outline on the paper's outermost
+    pixels: 1-4 px inside is paper, 3, 6 and 9 px beyond is table, so every
+    side steps down by 250 - 100 = 150."""
+    white = _flat((100, 60, 199, 139))
+    assert _side_steps(white, _box(100, 60, 199, 139)) == [150.0, 150.0, 150.0, 150.0]
+
+
+def test_a_cut_through_the_paper_is_no_card_edge() -> None:
+    """The left half of the paper (x 100-149): beyond its right side lies
+    more paper, a step of 250 - 250 = 0; a dark row of pips (30) 2 to 6 px
+    beyond that side is not the table either: 6 and 9 px beyond is paper
+    again, and the brightest of what lies beyond is what counts (0, where
+    the 3 px sample alone would give 250 - 30 = 220)."""
+    white = _flat((100, 60, 199, 139))
+    half = _box(100, 60, 149, 139)
+    assert _side_steps(white, half) == [150.0, 0.0, 150.0, 150.0]
+    white[60:140, 151:156] = 30
+    assert _side_steps(white, half) == [150.0, 0.0, 150.0, 150.0]
+
+
+def test_a_frame_printed_near_the_edge_does_not_hide_the_paper() -> None:
+    """A dark line (30) printed 3 and 4 px inside every side (a court's
+    picture frame, an index): 1 and 2 px inside is still paper, and the
+    brightest inside counts, so each side still steps 250 - 100 = 150."""
+    white = _flat((100, 60, 199, 139))
+    white[63:137, 103:197] = 30
+    white[65:135, 105:195] = 250
+    assert _side_steps(white, _box(100, 60, 199, 139)) == [150.0, 150.0, 150.0, 150.0]
+
+
+def test_a_side_along_the_picture_edge_is_not_measured() -> None:
+    """Paper reaching the top of the picture (rows 0-79): the top side's
+    samples beyond, at y = -3, -6, -9, are all outside the picture, so that
+    side has no step (None); the others step 150.  Such an outline is not
+    refused as the first one (a scan cropped tight on one side), but is not
+    taken instead of another: it has no edge strength."""
+    white = _flat((100, 0, 199, 79))
+    quad = _box(100, 0, 199, 79)
+    assert _side_steps(white, quad) == [None, 150.0, 150.0, 150.0]
+    assert _card_edges(white, quad, 40.0)
+    assert _edge_strength(white, quad) is None
+
+
+def test_an_outline_running_off_the_picture_is_no_card() -> None:
+    """Paper x 200-309 on the table: its own outline steps 150 on every side
+    (the right side's samples beyond, x = 312, 315, 318, are table), so it
+    has a card's edges; the same outline stretched to x = 329, 10 px beyond
+    the picture's last column 319 (more than 3 px out), has not."""
+    white = _flat((200, 60, 309, 139))
+    assert _edge_strength(white, _box(200, 60, 309, 139)) == 150.0
+    assert not _card_edges(white, _box(200, 60, 329, 139), 40.0)
+    assert _edge_strength(white, _box(200, 60, 329, 139)) is None
+
+
+def test_lone_blobs_are_the_next_largest_that_fill_most_of_their_quads() -> None:
+    """A 240 x 320 mask: the largest blob (150 x 110, a bright cloth with a
+    card's proportions) is skipped; a 50 x 70 card (x 20-69, y 100-169)
+    with a 20 x 30 dent in its right side still fills (49 x 69 - 20 x 30
+    in contour area, about 0.82 by the contour's pixel-centre outline) more
+    than 0.75 of its rectangle, whose corners the hull gives back exactly;
+    an L-shaped blob (a 60 x 80 box less 45 x 60: 2100 px, while its hull,
+    the box less a triangle of 45 x 60 / 2, is 3450 px, and any quad round
+    it holds the hull: it fills at most 0.61) and a 10 x 10 speck (under
+    1.5 % of the padded picture, 332 x 252) are not cards."""
+    mask = np.zeros((240, 320), np.uint8)
+    mask[20:130, 160:310] = 255
+    mask[100:170, 20:70] = 255
+    mask[120:150, 50:70] = 0
+    mask[150:230, 220:280] = 255
+    mask[150:210, 235:280] = 0
+    mask[200:210, 100:110] = 255
+    lone = list(_lone_blobs(_blobs(mask)))
+    assert len(lone) == 1
+    quad, fill = lone[0]
+    expected = np.array([[20, 100], [69, 100], [69, 169], [20, 169]], np.float64)
+    assert _worst_miss(quad, expected) < 1e-3
+    assert 0.75 < fill < 0.9
