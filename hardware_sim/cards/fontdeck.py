@@ -42,8 +42,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware_sim.cards import builtin as b
-from hardware_sim.cards import shapes, truetype
+import hardware_sim.cards.builtin as b
+import hardware_sim.cards.shapes as shapes
+import hardware_sim.cards.truetype as truetype
 from hardware_sim.cards._img import Image, u8
 from hardware_sim.cards.gnome import _write_atomic, cache_dir
 from hardware_sim.cards.shapes import Color, draw_shape
