@@ -23,7 +23,7 @@ def test_harsh_cards_are_smaller_than_hard_ones() -> None:
         assert s.corners is not None
         q = s.corners.astype(np.float64)
         sides.append(max(np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)))
-    assert 120 <= min(sides) and max(sides) <= 310
+    assert min(sides) >= 120 and max(sides) <= 310
     assert PRESETS["hard"].scale[1] * 480 == 384.0
     assert PRESETS["harsh"].scale == (0.3, 0.55)
 
