@@ -223,6 +223,23 @@ def check_small(px: float, inner: Check) -> Check:
     return check
 
 
+def check_corners_agree(min_lead: float = 0.0) -> Check:
+    """Two witnesses: the evidence of each corner read (first and second corner
+    of a frame, summed over the frames) must put the card first, by
+    ``min_lead`` nats, whenever that corner was read at all."""
+    def check(i: int, kept: list[Frame], f: FrameFusion) -> bool:
+        for slot in (0, 1):
+            evs = [k.corners[slot][3].astype(np.float64) for k in kept
+                   if len(k.corners) > slot and k.corners[slot][3] is not None]
+            if not evs:
+                continue
+            best, lead = margin(np.sum(evs, axis=0))
+            if best != i or lead < min_lead:
+                return False
+        return True
+    return check
+
+
 def check_anchored(rho: float, anchor: int = 3) -> Check:
     """The shipped margin holds for a card read on ``anchor`` frames (the
     fewest the table answers on); a card read on more frames must reach the
@@ -335,6 +352,8 @@ def rules(rho: float) -> list[tuple[str, Check | None, bool]]:
         (f"card under 200 px: anchored rho {r}", check_small(200, check_anchored(rho)), False),
         ("card under 200 px: margin 40", check_small(200, check_tempered(0.0, 40.0)), False),
         ("card under 200 px: margin 30", check_small(200, check_tempered(0.0, 30.0)), False),
+        ("both corners put it first", check_corners_agree(), False),
+        ("both corners put it first by 4", check_corners_agree(4.0), False),
         ("margin 30", check_tempered(0.0, 30.0), False),
         ("margin 40", check_tempered(0.0, 40.0), False),
         (f"suit lead tempered {r} >= 20", check_part("suit", FUSE_MARGIN, rho), False),
