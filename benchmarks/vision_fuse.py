@@ -27,11 +27,15 @@ installed and, if not, prints the ``apt-get install`` line and stops
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
@@ -71,6 +75,61 @@ def fuse(readings: list[Reading], margin: float, frames: int = 3,
     return f.decide(final=True).card, len(readings)
 
 
+#: one index corner as cached: (card, problem, sure, evidence or None, card's long side px)
+Corner = tuple[Any, ...]
+
+
+def _read_all(rec: Recognizer, frames: Sequence[Any]) -> tuple[list[Reading], list[list[Corner]]]:
+    """Each frame's reading, and the evidence of each index corner it read
+    (``Recognizer._vote`` is wrapped for the call: the reading keeps only the
+    corners' sum, a per-corner rule needs them apart)."""
+    seen: list[Corner] = []
+    vote = rec._vote
+
+    def spy(g: Any) -> Any:
+        v = vote(g)
+        seen.append((v.card, v.problem, bool(v.sure),
+                     None if v.evidence is None else v.evidence.astype("float32")))
+        return v
+
+    import vision.recognizer as vr
+
+    quads: list[float] = []
+    cut = vr.card_corners  # type: ignore[attr-defined]
+
+    def spy_quad(src: Any, quad: Any) -> Any:
+        q = np.asarray(quad, np.float64).reshape(4, 2)
+        quads.append(float(max(np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4))))
+        return cut(src, quad)
+
+    rec._vote = spy  # type: ignore[method-assign]
+    vr.card_corners = spy_quad  # type: ignore[attr-defined,assignment]
+    readings: list[Reading] = []
+    corners: list[list[Corner]] = []
+    try:
+        for f in frames:
+            seen.clear()
+            quads.clear()
+            readings.append(rec.read(f))
+            # the card's long side in pixels, as detected (0: no outline)
+            corners.append([(*c, quads[-1] if quads else 0.0) for c in seen])
+    finally:
+        del rec._vote
+        vr.card_corners = cut  # type: ignore[attr-defined]
+    return readings, corners
+
+
+def _record(name: str, args: argparse.Namespace, mode: str, code: str,
+            readings: list[Reading], corners: list[list[Corner]]) -> dict[str, object]:
+    """One card's cached readings: what a fusion rule can see, frame by frame."""
+    return {
+        "design": name, "seed": args.seed, "preset": args.preset, "mode": mode, "code": code,
+        "frames": [{"card": r.card, "reason": r.reason, "accepted": tuple(r.accepted),
+                    "evidence": None if r.evidence is None else r.evidence.copy(),
+                    "corners": c} for r, c in zip(readings, corners, strict=True)],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     which = ap.add_mutually_exclusive_group()
@@ -89,6 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cards", type=int, default=52, help="cards per design")
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="write every card's readings (and each corner's evidence) to this "
+                    "pickle, for benchmarks/overhead_stress.py to replay rules offline")
+    ap.add_argument("--collect-only", action="store_true",
+                    help="with --cache: read and cache, print no tally")
     ap.add_argument("--model", type=Path, default=None,
                     help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args(argv)
@@ -109,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
         gm._model = gm.load_glyph_model(args.model)
     generic = Recognizer()
+    records: list[dict[str, object]] = []
     # why the frames of cards that ended unsure (fused) answered nothing
     why: Counter[tuple[str, str]] = Counter()
     tally: Counter[tuple[str, str, str]] = Counter()
@@ -127,7 +192,11 @@ def main(argv: list[str] | None = None) -> int:
             cam.show(code)
             frames = [f for f in (cam.grab() for _ in range(args.grabs)) if f is not None]
             for mode, rec in readers:
-                readings = [rec.read(f) for f in frames]
+                readings, corners = _read_all(rec, frames)
+                if args.cache is not None:
+                    records.append(_record(name, args, mode, code, readings, corners))
+                if args.collect_only:
+                    continue
                 policies = [("vote", vote(readings))] + [
                     (f"fuse {m:g}", fuse(readings, m)) for m in margins] + [
                     (f"any {m:g}", fuse(readings, m, accept=False)) for m in margins]
@@ -141,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
                         for r in readings:
                             why[(mode, r.code or f"named {r.card}")] += 1
         print(f"{name}: done", flush=True)
+    if args.cache is not None:
+        with args.cache.open("wb") as fh:
+            pickle.dump(records, fh)
+        print(f"cached {len(records)} cards to {args.cache}")
+    if args.collect_only:
+        return 0
     print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
     for mode in ("generic", "profile"):
         for policy in ["vote"] + [f"{k} {m:g}" for k in ("fuse", "any") for m in margins]:

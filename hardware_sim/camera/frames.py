@@ -22,7 +22,7 @@ Example::
     hard = make_frame(deck, "AS", rng, kind="mostly_covered")
     write_calibration_set(deck, "/tmp/calib")                # AS.png, TD.png, ... 52 files
 
-Presets: ``clean``, ``normal``, ``hard`` (see :data:`PRESETS`; any
+Presets: ``clean``, ``normal``, ``hard``, ``harsh`` (a stress preset; see :data:`PRESETS`; any
 :class:`Effects` works too). Kinds: ``card`` (the preset decides occlusion and
 glare), and the hard kinds ``glare``, ``finger``, ``blackout``,
 ``mostly_covered``, ``empty_table``, ``card_back``. Only ``card`` and
@@ -85,6 +85,16 @@ PRESETS: dict[str, Effects] = {
         scale=(0.4, 0.8), tilt=30.0, gain=(0.55, 1.25), gradient=0.7, white_balance=0.18,
         shadow=0.8, blur=(0.5, 2.2), motion=0.3, noise=(3.0, 10.0), jpeg=0.8,
         jpeg_quality=(25, 75), glare=0.5, finger=0.3,
+    ),
+    # A cheap webcam mounted further over the table than it should be (a
+    # stress preset for benchmarks, worse than the table should ship with):
+    # the card 0.3-0.55 of the frame's height (its index corner 15-30 px
+    # tall), a soft lens (blur 1.0-2.6 px), more gain (noise 5-12 levels) and
+    # MJPEG always, at quality 20-55; light, glare and fingers as ``hard``.
+    "harsh": Effects(
+        scale=(0.3, 0.55), tilt=30.0, gain=(0.55, 1.25), gradient=0.7, white_balance=0.18,
+        shadow=0.8, blur=(1.0, 2.6), motion=0.3, noise=(5.0, 12.0), jpeg=1.0,
+        jpeg_quality=(20, 55), glare=0.5, finger=0.3,
     ),
 }
 
