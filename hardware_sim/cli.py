@@ -275,7 +275,8 @@ def run(args: argparse.Namespace) -> int:
                 from hardware_sim.dealer_eyes import DealerEyes
 
                 eyes = DealerEyes(written["display"], written["token"],
-                                  lambda: rig.call(lambda: rig.world.under_camera)).start()
+                                  lambda dealt: rig.call(lambda: rig.world.unaccounted(dealt))
+                                  ).start()
         press_next = bool(bots) and not args.manual_next
         if not args.no_dealer:
             rig.start_dealer(mistakes=mistakes, press_next=press_next, seed=args.seed)

@@ -21,13 +21,14 @@ from typing import Any
 
 
 class DealerEyes:
-    """Poll a dealer display and confirm unsure cards with ``truth()``."""
+    """Poll a dealer display and confirm unsure cards with ``truth(dealt)``:
+    the card to confirm, given the cards the display shows dealt."""
 
     def __init__(
         self,
         display_url: str,
         token: str,
-        truth: Callable[[], str | None],
+        truth: Callable[[list[str]], str | None],
         *,
         interval: float = 0.25,
     ) -> None:
@@ -67,13 +68,13 @@ class DealerEyes:
         hold = snapshot.get("hold") if isinstance(snapshot, dict) else None
         if not isinstance(hold, dict) or hold.get("reason") != "unsure_card":
             return None
-        card = self.truth()
+        card = self.truth(dealt_cards(snapshot))
         if card is None:
             return None
         try:
             self._request("/api/confirm-card", {"code": card})
         except urllib.error.HTTPError as exc:  # refused (409): look again next time
-            self.last_problem = f"confirm {card} refused: {exc.code}"
+            self.last_problem = f"confirm {card} refused: {exc.code} {_message(exc)}".rstrip()
             return None
         self.confirmed.append(card)
         return card
@@ -84,3 +85,22 @@ class DealerEyes:
                 self.look()
             except (OSError, ValueError) as exc:  # the controller is not (yet) up
                 self.last_problem = str(exc)
+
+
+def _message(exc: urllib.error.HTTPError) -> str:
+    """The display's one-sentence reason (``{"ok": false, "message": ...}``), if any:
+    a report that says only "409" leaves a failed run's reader guessing."""
+    try:
+        body = json.loads(exc.read() or b"null")
+    except (OSError, ValueError):
+        return ""
+    message = body.get("message") if isinstance(body, dict) else None
+    return f"({message})" if isinstance(message, str) else ""
+
+
+def dealt_cards(snapshot: dict[str, Any]) -> list[str]:
+    """Every card the dealer's display shows on the table: the seats' hands and the bank's."""
+    cards = [card["code"] for seat in snapshot.get("seats") or ()
+             for hand in seat.get("hands") or () for card in hand.get("cards") or ()]
+    bank = snapshot.get("bank") or {}
+    return cards + [card["code"] for card in bank.get("cards") or ()]

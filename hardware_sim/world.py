@@ -159,12 +159,40 @@ class World:
     source: CardSource
     shoe: ShoeState = field(init=False)
     under_camera: str | None = None
+    #: the cards taken out of the shoe since the dealer last gathered them, in order
+    pulled: list[str] = field(default_factory=list)
     on_table: list[PlacedCard] = field(default_factory=list)
     mistakes: Counter[str] = field(default_factory=Counter)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
         self.shoe = ShoeState(self.source)
+
+    def took_out(self, code: str) -> None:
+        """A card left the shoe: it is under the camera now."""
+        with self.lock:
+            self.under_camera = code
+            self.pulled.append(code)
+
+    def unaccounted(self, dealt: Sequence[str]) -> str | None:
+        """The oldest card out of the shoe that ``dealt`` (the cards the table
+        shows) does not hold: the card a dealer finds on the felt when the table
+        asks about one it could not read.
+
+        Why not simply the card under the camera: when two cards left the
+        shoe while the controller was down, the table asks about the first
+        of them, and naming the second there journals a wrong card (a run
+        once did, then stuck on "not in the shoe").  Falls back to the card
+        under the camera when every card pulled is accounted for.
+        """
+        with self.lock:
+            left = Counter(dealt)
+            for code in self.pulled:
+                if left[code]:
+                    left[code] -= 1
+                else:
+                    return code
+            return self.under_camera
 
     def place(
         self,
@@ -196,5 +224,6 @@ class World:
             cards = [p.code for p in self.on_table]
             self.on_table.clear()
             self.under_camera = None
+            self.pulled.clear()
             self.shoe.source.collect(cards, shuffle)
             return cards

@@ -102,7 +102,7 @@ class FirmwareShoe:
             if outcome.jammed or outcome.refused:
                 return outcome
             if outcome.card is not None:
-                self.world.under_camera = outcome.card
+                self.world.took_out(outcome.card)
                 if self.camera is not None:
                     self.camera.show(outcome.card)
                 for hook in list(self.on_card_out):

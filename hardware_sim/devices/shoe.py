@@ -144,7 +144,7 @@ class ShoeEmulator:
             if outcome.forced:
                 self.core.emit_gate_forced(now)
             if outcome.card is not None:
-                self.world.under_camera = outcome.card
+                self.world.took_out(outcome.card)
                 if self.camera is not None:
                     self.camera.show(outcome.card)
                 # Faults strike before the event is on the wire (a blackout must
