@@ -173,10 +173,14 @@ class PtyPort(Port):
         if not self.plugged:
             return
         self.plugged = False
-        self._close_pair()
+        # The link goes first: closed first, the pair's /dev/pts/N is free for
+        # any other process's new terminal while the link still names it, and
+        # a host reconnecting in that moment talks to that other device (a
+        # test beside another one once saw its shoe "reboot" as the other's).
         if self.link is not None:
             with contextlib.suppress(FileNotFoundError):
                 self.link.unlink()
+        self._close_pair()
 
     def replug(self) -> None:
         if self.plugged:
