@@ -155,6 +155,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --cache: read and cache, print no tally")
     ap.add_argument("--model", type=Path, default=None,
                     help="a glyph model file to read with instead of the shipped one")
+    ap.add_argument("--no-body", action="store_true",
+                    help="read the index corners only, not the card's pips (vision.pips): "
+                    "what the tables read before the body was a witness")
+    ap.add_argument("--compare-body", action="store_true",
+                    help="read the same frames with and without the body as a witness "
+                    "(modes ending in '-index' read the index corners only)")
     args = ap.parse_args(argv)
     if args.fresh:
         args.designs = ",".join(FRESH_HELD_OUT)
@@ -172,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         import vision.glyph_model as gm
 
         gm._model = gm.load_glyph_model(args.model)
-    generic = Recognizer()
+    generic = Recognizer(body=not args.no_body)
     records: list[dict[str, object]] = []
     # why the frames of cards that ended unsure (fused) answered nothing
     why: Counter[tuple[str, str]] = Counter()
@@ -182,9 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in designs:
         deck = open_design(name)
         readers = [("generic", generic)]
+        if args.compare_body:
+            readers.append(("generic-index", Recognizer(body=False)))
         try:
             prof = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name=name)
-            readers.append(("profile", Recognizer(prof)))
+            readers.append(("profile", Recognizer(prof, body=not args.no_body)))
+            if args.compare_body:
+                readers.append(("profile-index", Recognizer(prof, body=False)))
         except ProfileError as exc:
             print(f"{name}: calibration refused: {exc}")
         cam = SimCamera(deck, preset=args.preset, seed=args.seed + len(name), mode="overhead")
@@ -217,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.collect_only:
         return 0
     print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
-    for mode in ("generic", "profile"):
+    modes = ("generic", "generic-index", "profile", "profile-index")
+    for mode in modes:
         for policy in ["vote"] + [f"{k} {m:g}" for k in ("fuse", "any") for m in margins]:
             n = sum(tally[(mode, policy, w)] for w in ("right", "wrong", "unsure"))
             if not n:
@@ -227,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"  wrong {bad:3d} ({100 * bad / n:.2f} %)  unsure {100 * unsure / n:6.2f} %"
                   f"  frames read per card {grabs[(mode, policy)] / n:5.2f}")
     print("wrong:", dict(wrong))
-    for mode in ("generic", "profile"):
+    for mode in modes:
         top = sorted(((n, c) for (m, c), n in why.items() if m == mode), reverse=True)
         print(f"frames of unsure cards, {mode}: {[(c, n) for n, c in top[:12]]}")
     return 0

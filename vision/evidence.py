@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "suit unlike any known": "low_confidence",
     "the deck's glyphs and the classifier disagree": "low_confidence",
     "6 or 9: the index's geometry disagrees with the glyph": "orientation",
+    "the card's pips disagree with its index": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from vision.index import (
     loop_height,
     read_patch,
 )
+from vision.pips import BodyReading, index_box_in_card, read_body
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
@@ -141,13 +142,18 @@ class Recognizer:
     None for a deck without one: then the generic glyph classifier shipped with
     the package (``vision.glyph_model``) reads the index."""
 
-    def __init__(self, profile: DeckProfile | str | Path | None = None) -> None:
+    def __init__(
+        self, profile: DeckProfile | str | Path | None = None, *, body: bool = True
+    ) -> None:
         if profile is not None and not isinstance(profile, DeckProfile):
             profile = load_profile(profile)
         self.profile: DeckProfile | None = profile
         # The classifier reads in both modes: alone without a profile, and as a
         # second opinion beside the deck's own templates with one.
         self.model: GlyphModel = glyph_model()
+        #: read the card's body (its pips) as a second witness (``vision.pips``);
+        #: off only to measure what it adds
+        self.body = body
         # Derived from the profile's learned ink colours once (see ``_ink_table``);
         # one tuple, replaced whole, so a reader never sees half of an update.
         self._ink: tuple[Mapping[str, tuple[float, float, float]] | None, _InkTable] = (None, {})
@@ -271,6 +277,13 @@ class Recognizer:
         return _CornerVote(card, conf, problem, not problem and conf >= SURE_PROB, evidence)
 
     def _colour_problem(self, g: IndexGlyphs, suit: str) -> str:
+        return self._ink_problem(g.colour, suit)
+
+    def _ink_fits(self, colour: tuple[float, float, float], suit: str) -> bool:
+        """Whether ink of ``colour`` (relative to the paper) may print ``suit``."""
+        return not self._ink_problem(colour, suit)
+
+    def _ink_problem(self, colour: tuple[float, float, float], suit: str) -> str:
         colours = self.profile.suit_colours if self.profile is not None else {}
         if colours:
             # Nearest learned ink colour must belong to the same colour group.
@@ -283,7 +296,7 @@ class Recognizer:
             table = self._ink_table(colours).get(suit)
             if table is None:
                 return "ink colour does not match the suit"
-            c = _chroma(g.colour)
+            c = _chroma(colour)
             near = far = 1e9
             for v, same in table:
                 d = _distance(c, v)
@@ -292,8 +305,8 @@ class Recognizer:
                 else:
                     far = min(far, d)
             return "" if near <= INK_MARGIN * far else "ink colour does not match the suit"
-        red = g.redness
-        b, gr, r = g.colour
+        b, gr, r = colour
+        red = r - max(b, gr)
         # Red, not orange or pink: a German "bells" pip is yellow-orange.
         red_enough = red >= RED_INK and max(b, gr) <= 0.6 * r
         if suit == "H" or (suit == "D" and self.profile is not None):
@@ -354,7 +367,18 @@ class Recognizer:
             quad = det.quad
         else:
             quad = np.asarray(look_at, np.float32).reshape(4, 2)
-        reading = self.decide(card_corners(src, quad))
+        seen: list[tuple[int, IndexGlyphs]] = []
+
+        def corners() -> Iterator[IndexGlyphs | None]:
+            for k, g in enumerate(card_corners(src, quad)):
+                if g is not None:
+                    seen.append((k, g))
+                yield g
+
+        reading = self.decide(corners())
+        if self.body and reading.evidence is not None:
+            boxes = [index_box_in_card(g.box, k) for k, g in seen if g.box is not None]
+            reading = with_body(reading, read_body(src, quad, boxes, self.model, self._ink_fits))
         if reading.card is None:
             return reading
         return replace(reading, quad=quad)
@@ -404,6 +428,27 @@ class Recognizer:
         if len(good) == 2:
             conf = min(1.0, conf + 0.1)
         return Reading(card, round(conf, 3), corners=n, evidence=evidence, accepted=accepted)
+
+
+#: the reason of a frame whose index named a card its body rules out
+PIPS_DISAGREE = "the card's pips disagree with its index"
+
+
+def with_body(reading: Reading, body: BodyReading) -> Reading:
+    """A frame's reading with what the card's body says (``vision.pips``)
+    added to its evidence.  A card the body rules out is not named from this
+    frame: an index that reads a 9 as a queen, over an array of nine pips,
+    is misread, and so is a club over an array of spades."""
+    if not body.says_anything or reading.evidence is None:
+        return reading
+    evidence = reading.evidence + body.evidence
+    if reading.card is not None and body.evidence[CARD_CODES.index(reading.card)] < 0:
+        return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
+                       guesses=top_guesses(evidence), evidence=evidence,
+                       accepted=reading.accepted)
+    if reading.card is None:
+        return replace(reading, evidence=evidence, guesses=top_guesses(evidence))
+    return replace(reading, evidence=evidence)
 
 
 def _loop_says(g: IndexGlyphs) -> str | None:

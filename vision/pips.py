@@ -1,0 +1,393 @@
+"""The card's body as a second witness: its pips (overhead camera).
+
+The index corner of a card seen from above is small: on a cheap webcam
+mounted high it is 15-30 px tall, blurred and compressed, and the wrong
+cards the overhead reader named were of two kinds that the body of the card
+settles at a glance: a club read as a spade (or a heart as a diamond), whose
+pips in the middle of the card are twice the index's suit sign; and a 9, 7
+or 5 read as a court, whose body is an array of pips and not a picture.
+
+So the body is read too, independently of the index:
+
+* the card is warped upright to ``BODY_W`` x ``BODY_H`` (half a card unit
+  per pixel), its light flattened as the index's is, and its ink split into
+  blobs; the index marks (where the corners were read, and their half-turned
+  twins) and whatever touches the card's edge are left out;
+* blobs of one size, compact and not thin, are the *pip candidates*; each is
+  turned upright (a pip below the card's middle is printed upside down) and
+  named by the same suit classifier that reads the index's suit sign;
+* an *array* is at least ``MIN_PIPS`` candidates that the classifier calls
+  the same suit, and whose layout is symmetric under a half turn about the
+  card's centre, as every number card's is (a 7's odd pip aside).
+
+From an array the body says: this is a number card of at least that many
+pips (not an ace, not a court), of that suit when the pips' ink fits it.
+Two more shapes say the suit alone: one big pip in the card's middle that
+the classifier is very sure of (an ace), and two pips of one size on the
+card's long axis, each the other's half turn (a two).  From anything else
+(a court's picture, pips lost under glare or a finger) it says nothing.
+The evidence is deliberately bounded (``BODY_CAP`` nats per frame, against
+the fusion's 20-nat margin), so the body can never name a card the index
+does not lean to; it can only take a lead away from a card it rules out,
+or give a leaning index the last few nats.
+
+Pure: a frame and numbers in, numbers out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CARD_CODES, RANKS, SUITS
+from vision.detect import Quad
+from vision.glyph_model import GlyphModel, features_of
+from vision.index import CARD_H, CARD_W, CROP_W
+
+FloatArray = npt.NDArray[np.float32]
+
+#: the body image: half a card unit per pixel (a pip of a common design is
+#: 8-12 px across, twice an index's suit sign at the same scale)
+SCALE = 0.5
+BODY_W, BODY_H = int(CARD_W * SCALE), int(CARD_H * SCALE)
+#: the paper's local brightness, as the index's (``vision.index.flatten``),
+#: from a closing wider than the largest pip of a number card
+_PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (35, 35))
+#: a blob this close to the body's edge (px) is table, border or shadow
+EDGE_PX = 3
+#: the longest side of a mark that may be a pip at all (an ace's big pip),
+#: and of one that may be an array's pip (shares of the card's width)
+BIG_PIP, ARRAY_PIP = 0.7, 0.4
+#: the least side of an ace's lone pip (an array's pips are smaller in the
+#: common designs, but not in every one: a lone pip says only its suit)
+ACE_PIP = 0.22
+#: probability the suit classifier must give a two's pips, and an ace's one
+#: pip (an ace's big pip is often ornate: at 0.8 three of 106 aces of the
+#: training designs, hard and harsh presets, were given another suit; at 0.93
+#: none of 97; twos: none wrong of 205 at 0.8)
+SURE_SUIT, SURE_ACE = 0.8, 0.93
+#: half the height (share of the card's length) of the band of middle pips
+MIDDLE = 0.04
+#: pips fewer than this are no array (an ace's one pip, two court symbols)
+MIN_PIPS = 3
+#: a candidate's area may differ from the group's median by this factor
+AREA_SPREAD = 1.9
+#: the suit classifier must give the array's suit at least this probability,
+#: averaged over the pips, and each pip must rank that suit first
+MIN_SUIT_PROB = 0.6
+#: a pip and its half-turned twin may lie this far apart (share of the
+#: card's width), for the layout to count as symmetric
+TWIN_TOLERANCE = 0.09
+#: most nats the body may give or take from a card in one frame
+BODY_CAP = 3.0
+#: log-likelihood of a card the array rules out (a court, an ace, a rank
+#: with fewer pips than were seen, another suit, ink of the other colour)
+RULED_OUT = -BODY_CAP
+
+_BATCH = 12
+_CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+_SCALED = np.diag([1 / SCALE, 1 / SCALE, 1.0])
+_RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
+_SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
+#: the number of pips each rank prints (courts and the ace: not an array)
+PIPS_OF_RANK = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
+
+#: a box in card units, ``(x0, y0, x1, y1)``
+CardBox = tuple[float, float, float, float]
+#: which suits ink of this colour may be (``colour -> suit -> fits``)
+ColourCheck = Callable[[tuple[float, float, float], str], bool]
+
+
+@dataclass(frozen=True)
+class Pip:
+    """One pip candidate: its centre (body px), area (px) and suit probabilities
+    (turned upright by where it lies; a middle pip has both ways round)."""
+
+    x: float
+    y: float
+    area: int
+    suit_probs: FloatArray
+    #: a middle pip's probabilities turned half a turn (None: not a middle pip)
+    turned_probs: FloatArray | None = None
+    #: its longer side (px)
+    size: int = 0
+    #: its ink's colour relative to the paper (B, G, R)
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def probs_for(self, suit: int) -> FloatArray:
+        """The probabilities the right way up for ``suit``: a middle pip's
+        orientation is the one that gives ``suit`` more."""
+        t = self.turned_probs
+        return self.suit_probs if t is None or self.suit_probs[suit] >= t[suit] else t
+
+
+@dataclass(frozen=True)
+class BodyReading:
+    """What the body showed: ``pips`` in the array (0: no array), its suit
+    (``""``: none), and the evidence per card (zeros: the body says nothing)."""
+
+    pips: int
+    suit: str
+    evidence: npt.NDArray[np.float64]
+    #: every candidate looked at, for benchmarks and tests
+    candidates: tuple[Pip, ...] = ()
+    #: what was seen: "array" (a number card's pips), "ace" (one big pip),
+    #: "two" (a pair of pips on the long axis), "" (nothing it can use)
+    kind: str = ""
+
+    @property
+    def says_anything(self) -> bool:
+        return bool(self.kind)
+
+
+SILENT = BodyReading(0, "", np.zeros(len(CARD_CODES)))
+
+
+def body_image(frame: npt.NDArray[np.uint8], quad: Quad) -> npt.NDArray[np.uint8]:
+    """The card upright, ``BODY_W`` x ``BODY_H``, from a BGR or BGRA frame."""
+    h = cv2.getPerspectiveTransform(_CANON, np.asarray(quad, np.float32).reshape(4, 2))
+    m = h.astype(np.float64) @ _SCALED
+    out = cv2.warpPerspective(frame, m, (BODY_W, BODY_H),
+                              flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.uint8)
+
+
+def index_box_in_card(box: tuple[int, int, int, int], corner: int) -> CardBox:
+    """An index box read in corner patch ``corner`` (``vision.index``), in card
+    units: patch 0 is the card's top-left, 1 the bottom-right turned, 2 the
+    top-right, 3 the bottom-left turned."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    if corner >= 2:
+        x0, x1 = x0 + CARD_W - CROP_W, x1 + CARD_W - CROP_W
+    if corner in (1, 3):
+        x0, y0, x1, y1 = CARD_W - x1, CARD_H - y1, CARD_W - x0, CARD_H - y0
+    return x0, y0, x1, y1
+
+
+def _half_turn(b: CardBox) -> CardBox:
+    return CARD_W - b[2], CARD_H - b[3], CARD_W - b[0], CARD_H - b[1]
+
+
+#: where an index (or a corner's suit sign, as ``tango`` prints at its top
+#: right) may be, left out whatever was read: each corner's first 22 % of the
+#: width and 35 % of the length (every design's index fits; no number card's
+#: pip sits there)
+_DEFAULT_INDEX: tuple[CardBox, ...] = (
+    (0, 0, 0.22 * CARD_W, 0.35 * CARD_H),
+    (0.78 * CARD_W, 0, CARD_W, 0.35 * CARD_H),
+)
+
+
+def _excluded(index_boxes: Sequence[CardBox]) -> list[CardBox]:
+    """Index boxes, grown by 4 units, with their half-turned twins (a card
+    prints its index at both ends, so one read corner tells where the other is),
+    and the four corners' default zones."""
+    boxes = [*index_boxes, *_DEFAULT_INDEX]
+    grown = [(b[0] - 4, b[1] - 4, b[2] + 4, b[3] + 4) for b in boxes]
+    return grown + [_half_turn(b) for b in grown]
+
+
+def pip_candidates(
+    body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox], model: GlyphModel
+) -> list[Pip] | None:
+    """The body's pip candidates; None when the body shows no clear ink."""
+    b, g, r = cv2.split(body)[:3]
+    raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+    bg = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    flat = np.asarray(cv2.divide(raw, np.maximum(bg, 1), scale=255), np.uint8)
+    paper, dark = (float(v) for v in np.percentile(flat, (90, 1)))
+    contrast = paper - dark
+    if contrast < 0.25 * paper:
+        return None
+    otsu, _ = cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
+    mask = np.asarray(flat < thr, np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        mask, connectivity=8, ltype=cv2.CV_32S
+    )
+    skip = [tuple(v * SCALE for v in box) for box in _excluded(index_boxes)]
+    kept: list[tuple[int, int, int, int, int, float, float]] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 12 or w < 4 or h < 4:
+            continue
+        if x < EDGE_PX or y < EDGE_PX or x + w > BODY_W - EDGE_PX or y + h > BODY_H - EDGE_PX:
+            continue
+        if max(w, h) > 2.2 * min(w, h) or area < 0.35 * w * h:
+            continue  # a line, a frame, a thin ornament
+        if max(w, h) > BIG_PIP * BODY_W:
+            continue  # court art
+        cx, cy = (float(v) for v in centroids[i])
+        if any(s[0] <= cx <= s[2] and s[1] <= cy <= s[3] for s in skip):
+            continue
+        kept.append((x, y, w, h, i, cx, cy))
+    if not kept:
+        return []
+    ink = np.clip((paper - flat.astype(np.float32)) / max(contrast, 1.0), 0.0, 1.0)
+    paper_bgr = cv2.mean(body[:, :, :3], mask=np.asarray(flat >= paper, np.uint8))[:3]
+    inks = []
+    for x, y, w, h, i, _cx, _cy in kept:
+        glyph = np.where(labels[y:y + h, x:x + w] == i, ink[y:y + h, x:x + w], 0.0)
+        inks.append(np.ascontiguousarray(glyph, np.float32))
+        inks.append(np.ascontiguousarray(glyph[::-1, ::-1], np.float32))
+    # (the gradient histograms of at most ``_BATCH`` glyphs go through one
+    # OpenCV call: its blur takes at most 128 channels, 9 per glyph)
+    both = np.concatenate([model.suit.probs(features_of(inks[k:k + _BATCH]))
+                           for k in range(0, len(inks), _BATCH)])
+    pips = []
+    for k, (x, y, w, h, i, cx, cy) in enumerate(kept):
+        solid = (labels[y:y + h, x:x + w] == i) & (ink[y:y + h, x:x + w] > 0.6)
+        if not solid.any():
+            solid = labels[y:y + h, x:x + w] == i
+        ink_bgr = cv2.mean(body[y:y + h, x:x + w, :3], mask=solid.astype(np.uint8))[:3]
+        colour = (ink_bgr[0] / max(paper_bgr[0], 1.0), ink_bgr[1] / max(paper_bgr[1], 1.0),
+                  ink_bgr[2] / max(paper_bgr[2], 1.0))
+        upright, turned = both[2 * k], both[2 * k + 1]
+        area, size = int(stats[i][4]), max(w, h)
+        if abs(cy - BODY_H / 2) <= MIDDLE * BODY_H:
+            # a pip on the middle line is printed upright from whichever end the
+            # card's top is, and which end that is the outline cannot tell
+            pips.append(Pip(cx, cy, area, upright, turned, size, colour))
+        else:
+            # a pip is printed upright above the middle, upside down below it
+            probs = upright if cy < BODY_H / 2 else turned
+            pips.append(Pip(cx, cy, area, probs, None, size, colour))
+    return pips
+
+
+def _symmetric(pips: Sequence[Pip]) -> bool:
+    """Whether the pips' layout is its own half turn about the card's centre:
+    every pip but at most one (a 7's odd pip) has a twin there (a centre pip
+    is its own twin)."""
+    tol = TWIN_TOLERANCE * BODY_W
+    alone = 0
+    for p in pips:
+        tx, ty = BODY_W - p.x, BODY_H - p.y
+        if not any(abs(q.x - tx) <= tol and abs(q.y - ty) <= tol for q in pips):
+            alone += 1
+    return alone <= (1 if len(pips) % 2 else 0)
+
+
+def pip_array(pips: Sequence[Pip], classes: str) -> tuple[list[Pip], str] | None:
+    """The array among the candidates: the largest group of one size that the
+    classifier calls one suit, symmetric under a half turn; None if none."""
+    pips = [p for p in pips if p.size <= ARRAY_PIP * BODY_W]
+    if len(pips) < MIN_PIPS:
+        return None
+    areas = np.array([p.area for p in pips], np.float64)
+    median = float(np.median(areas))
+    same_size = [p for p in pips if median / AREA_SPREAD <= p.area <= median * AREA_SPREAD]
+    if len(same_size) < MIN_PIPS:
+        return None
+    # the suit from the pips whose orientation the layout fixes; a middle pip
+    # is then read the way round that suit's sign would be printed
+    fixed = [p for p in same_size if p.turned_probs is None] or same_size
+    firsts = [classes[int(np.argmax(p.suit_probs))] for p in fixed]
+    suit = max(set(firsts), key=firsts.count)
+    if suit not in SUITS:
+        return None
+    k = classes.index(suit)
+    probs = [p.probs_for(k) for p in same_size]
+    if any(int(np.argmax(q)) != k for q in probs):
+        return None  # not all one suit: art, or a pip the classifier doubts
+    if float(np.mean([q[k] for q in probs])) < MIN_SUIT_PROB:
+        return None
+    if len(same_size) > 10 or not _symmetric(same_size):
+        return None
+    return same_size, suit
+
+
+def _mean_colour(pips: Sequence[Pip]) -> tuple[float, float, float]:
+    b, g, r = (float(np.mean([p.colour[c] for p in pips])) for c in range(3))
+    return b, g, r
+
+
+def _sure_suits(p: Pip, classes: str, sure: float = SURE_SUIT) -> set[str]:
+    """The suits the classifier gives ``p`` at least ``sure``, either way up
+    when its orientation is open."""
+    out = set()
+    for probs in (p.suit_probs, p.turned_probs):
+        if probs is None:
+            continue
+        k = int(np.argmax(probs))
+        if classes[k] in SUITS and float(probs[k]) >= sure:
+            out.add(classes[k])
+    return out
+
+
+def lone_pip(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str | None:
+    """An ace's suit: the one big mark, in the middle of the card, that the
+    classifier is sure of (either way up, since the ace's top end is unknown)
+    and whose ink fits it; None if the body is not that."""
+    big = [p for p in pips if p.size >= ACE_PIP * BODY_W]
+    if len(big) != 1:
+        return None
+    p = big[0]
+    if abs(p.x - BODY_W / 2) > 0.08 * BODY_W or abs(p.y - BODY_H / 2) > 0.08 * BODY_H:
+        return None
+    suits = {s for s in _sure_suits(p, classes, SURE_ACE) if colour_fits(p.colour, s)}
+    return suits.pop() if len(suits) == 1 else None
+
+
+def pip_pair(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str | None:
+    """A two's suit: exactly two marks of one size, each the other's half
+    turn, on the card's long axis, both sure of the same suit in ink that
+    fits it; None if the body is not that."""
+    if len(pips) != 2:
+        return None
+    a, b = pips
+    if not 1 / AREA_SPREAD <= a.area / max(b.area, 1) <= AREA_SPREAD:
+        return None
+    if any(abs(p.x - BODY_W / 2) > 0.08 * BODY_W for p in pips) or not _symmetric(pips):
+        return None
+    suits = _sure_suits(a, classes) & _sure_suits(b, classes)
+    suits = {s for s in suits if colour_fits(_mean_colour(pips), s)}
+    return suits.pop() if len(suits) == 1 else None
+
+
+def read_body(
+    frame: npt.NDArray[np.uint8], quad: Quad, index_boxes: Sequence[CardBox],
+    model: GlyphModel, colour_fits: ColourCheck,
+) -> BodyReading:
+    """What the card's body says about which card it is (see the module's text)."""
+    pips = pip_candidates(body_image(frame, quad), index_boxes, model)
+    if not pips:
+        return SILENT
+    classes = model.suit.classes
+    array = pip_array(pips, classes)
+    if array is not None:
+        members, suit = array
+        fits = colour_fits(_mean_colour(members), suit)
+        return BodyReading(len(members), suit, array_evidence(len(members), suit, fits),
+                           tuple(pips), "array")
+    for kind, only in (("ace", lone_pip(pips, classes, colour_fits)),
+                       ("two", pip_pair(pips, classes, colour_fits))):
+        if only is not None:
+            return BodyReading(0, only, suit_evidence(only), tuple(pips), kind)
+    return BodyReading(0, "", SILENT.evidence, tuple(pips))
+
+
+def suit_evidence(suit: str) -> npt.NDArray[np.float64]:
+    """Log-likelihood per card of a body that shows only its suit."""
+    out = np.full(len(CARD_CODES), RULED_OUT)
+    own = SUITS.index(suit)
+    out[np.equal(_SUIT_OF, own)] = 0.0
+    return out
+
+
+def array_evidence(pips: int, suit: str, colour_fits: bool) -> npt.NDArray[np.float64]:
+    """Log-likelihood per card of an array of ``pips`` pips of ``suit``: cards
+    it rules out (a court, an ace, fewer pips, another suit) get ``RULED_OUT``,
+    the rest nothing.  Ink that does not fit the suit's colour makes the array
+    say nothing about the suit (glare, a tinted light)."""
+    out = np.zeros(len(CARD_CODES))
+    for i, code in enumerate(CARD_CODES):
+        needed = PIPS_OF_RANK.get(code[0], 0)
+        if needed < pips or (colour_fits and code[1] != suit):
+            out[i] = RULED_OUT
+    return out
