@@ -6,7 +6,8 @@ Both are used by the table and by acceptance checks, so their output is
 stable: ``read --json`` prints one JSON object per image, in argument order,
 with ``card`` null when unsure, ``reason`` a code saying why (``no_card``,
 ``no_index``, ``corners_disagree``, ``colour``, ``low_confidence``,
-``not_standard``, ``orientation``, ``bad_image``; empty when read),
+``not_standard``, ``orientation``, ``pips_disagree``, ``bad_image``; empty
+when read),
 ``detail`` the same in words, and ``guesses`` the likeliest cards when unsure
 (``[{"card": "6H", "p": 0.41}, ...]``).  Bad input (a missing file, an image that is
 not one, a folder missing cards) gets one plain line on stderr and a non-zero

@@ -158,7 +158,7 @@ def _feature(g: FloatArray) -> tuple[FloatArray, int, int]:
     return (parts.reshape(-1) / np.sqrt(3.0)).astype(np.float32), gh, gw
 
 
-def _percentiles(grey: npt.NDArray[np.uint8], *qs: float) -> tuple[float, ...]:
+def percentiles(grey: npt.NDArray[np.uint8], *qs: float) -> tuple[float, ...]:
     """Percentiles of a uint8 image from its histogram: a sort per corner showed up
     in the frame time's tail.  ``cv2.calcHist`` counts faster than ``np.bincount``
     and its float32 counts are exact (a corner has far fewer than 2**24 pixels)."""
@@ -369,7 +369,7 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     if _too_dark(raw):
         return None  # too dark to see ink on
     minch = flatten(raw)
-    paper, dark = _percentiles(minch, 0.92, 0.01)
+    paper, dark = percentiles(minch, 0.92, 0.01)
     contrast = paper - dark
     if contrast < 0.25 * paper:
         return None
@@ -418,7 +418,7 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     x0, x1 = max(ux0 - 4, 0), ux1 + 4
     paper_bgr = _mean_bgr(patch[y0:y1, x0:x1], minch[y0:y1, x0:x1] >= paper)
     if paper_bgr is None:
-        (lit,) = _percentiles(raw, 0.92)
+        (lit,) = percentiles(raw, 0.92)
         paper_bgr = (lit, lit, lit)
     glyphs = rank_mask | suit_mask
     inside = patch[uy0:uy1, ux0:ux1]
@@ -445,7 +445,7 @@ _DARK_LEVEL, _LIT_SHARE = 40, 0.92
 
 
 def _too_dark(raw: npt.NDArray[np.uint8]) -> bool:
-    """``_percentiles(raw, 0.92)[0] < 40`` without the histogram: that percentile
+    """``percentiles(raw, 0.92)[0] < 40`` without the histogram: that percentile
     is below 40 exactly when more than 0.92 * (n - 1) pixels are at most 39."""
     dark = cv2.countNonZero(
         cv2.threshold(raw, _DARK_LEVEL - 1, 1, cv2.THRESH_BINARY_INV)[1]

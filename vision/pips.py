@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -46,7 +47,7 @@ import numpy.typing as npt
 from vision.cards import CARD_CODES, RANKS, SUITS
 from vision.detect import Quad
 from vision.glyph_model import GlyphModel, features_of
-from vision.index import CARD_H, CARD_W, CROP_W
+from vision.index import CARD_H, CARD_W, CROP_W, percentiles
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -192,15 +193,32 @@ def _excluded(index_boxes: Sequence[CardBox]) -> list[CardBox]:
     return grown + [_half_turn(b) for b in grown]
 
 
-def pip_candidates(
-    body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox], model: GlyphModel
-) -> list[Pip] | None:
-    """The body's pip candidates; None when the body shows no clear ink."""
+@dataclass(frozen=True)
+class Blob:
+    """A mark of the body that might be a pip, before it is classified."""
+
+    x: float
+    y: float
+    area: int
+    size: int
+    #: its own ink (0..1), cropped to its box, as printed (not turned)
+    ink: FloatArray
+    #: its ink's colour relative to the paper (B, G, R)
+    colour: tuple[float, float, float]
+
+    @property
+    def middle(self) -> bool:
+        return abs(self.y - BODY_H / 2) <= MIDDLE * BODY_H
+
+
+def blobs_of(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> list[Blob] | None:
+    """The body's marks that might be pips (compact, not thin, off the edge and
+    the index corners); None when the body shows no clear ink."""
     b, g, r = cv2.split(body)[:3]
     raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     bg = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _PAPER_KERNEL)
     flat = np.asarray(cv2.divide(raw, np.maximum(bg, 1), scale=255), np.uint8)
-    paper, dark = (float(v) for v in np.percentile(flat, (90, 1)))
+    paper, dark = percentiles(flat, 0.90, 0.01)
     contrast = paper - dark
     if contrast < 0.25 * paper:
         return None
@@ -211,7 +229,8 @@ def pip_candidates(
         mask, connectivity=8, ltype=cv2.CV_32S
     )
     skip = [tuple(v * SCALE for v in box) for box in _excluded(index_boxes)]
-    kept: list[tuple[int, int, int, int, int, float, float]] = []
+    paper_bgr: tuple[float, ...] | None = None
+    out: list[Blob] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < 12 or w < 4 or h < 4:
@@ -225,42 +244,78 @@ def pip_candidates(
         cx, cy = (float(v) for v in centroids[i])
         if any(s[0] <= cx <= s[2] and s[1] <= cy <= s[3] for s in skip):
             continue
-        kept.append((x, y, w, h, i, cx, cy))
-    if not kept:
-        return []
-    ink = np.clip((paper - flat.astype(np.float32)) / max(contrast, 1.0), 0.0, 1.0)
-    paper_bgr = cv2.mean(body[:, :, :3], mask=np.asarray(flat >= paper, np.uint8))[:3]
-    inks = []
-    for x, y, w, h, i, _cx, _cy in kept:
-        glyph = np.where(labels[y:y + h, x:x + w] == i, ink[y:y + h, x:x + w], 0.0)
-        inks.append(np.ascontiguousarray(glyph, np.float32))
-        inks.append(np.ascontiguousarray(glyph[::-1, ::-1], np.float32))
-    # (the gradient histograms of at most ``_BATCH`` glyphs go through one
-    # OpenCV call: its blur takes at most 128 channels, 9 per glyph)
-    both = np.concatenate([model.suit.probs(features_of(inks[k:k + _BATCH]))
-                           for k in range(0, len(inks), _BATCH)])
-    pips = []
-    for k, (x, y, w, h, i, cx, cy) in enumerate(kept):
-        solid = (labels[y:y + h, x:x + w] == i) & (ink[y:y + h, x:x + w] > 0.6)
-        if not solid.any():
-            solid = labels[y:y + h, x:x + w] == i
-        ink_bgr = cv2.mean(body[y:y + h, x:x + w, :3], mask=solid.astype(np.uint8))[:3]
+        if paper_bgr is None:
+            paper_bgr = cv2.mean(body[:, :, :3], mask=np.asarray(flat >= paper, np.uint8))[:3]
+        own = labels[y:y + h, x:x + w] == i
+        ink = np.clip((paper - flat[y:y + h, x:x + w].astype(np.float32)) / max(contrast, 1.0),
+                      0.0, 1.0)
+        solid = own & (ink > 0.6)
+        ink_bgr = cv2.mean(body[y:y + h, x:x + w, :3],
+                           mask=(solid if solid.any() else own).astype(np.uint8))[:3]
         colour = (ink_bgr[0] / max(paper_bgr[0], 1.0), ink_bgr[1] / max(paper_bgr[1], 1.0),
                   ink_bgr[2] / max(paper_bgr[2], 1.0))
-        upright, turned = both[2 * k], both[2 * k + 1]
-        area, size = int(stats[i][4]), max(w, h)
-        if abs(cy - BODY_H / 2) <= MIDDLE * BODY_H:
-            # a pip on the middle line is printed upright from whichever end the
-            # card's top is, and which end that is the outline cannot tell
-            pips.append(Pip(cx, cy, area, upright, turned, size, colour))
+        out.append(Blob(cx, cy, area, max(w, h),
+                        np.where(own, ink, 0.0).astype(np.float32), colour))
+    return out
+
+
+def classify(blobs: Sequence[Blob], model: GlyphModel) -> list[Pip]:
+    """Name each blob's suit with the index's suit classifier, turned upright
+    by where it lies: a pip is printed upright above the card's middle and
+    upside down below it; on the middle line it is upright from whichever end
+    is the card's top, which the outline cannot tell, so it is read both ways."""
+    inks: list[FloatArray] = []
+    for bl in blobs:
+        turned = np.ascontiguousarray(bl.ink[::-1, ::-1])
+        if bl.middle:
+            inks += [bl.ink, turned]
         else:
-            # a pip is printed upright above the middle, upside down below it
-            probs = upright if cy < BODY_H / 2 else turned
-            pips.append(Pip(cx, cy, area, probs, None, size, colour))
-    return pips
+            inks.append(bl.ink if bl.y < BODY_H / 2 else turned)
+    # The gradient histograms of at most ``_BATCH`` glyphs go through one
+    # OpenCV call (its blur takes at most 128 channels, 9 per glyph); the
+    # perceptron then reads one glyph at a time, as the index's glyphs are
+    # read: a batch is a matrix product that BLAS may spread over threads,
+    # which on a busy table computer cost more than it saved (1.5 ms a call).
+    feats = np.concatenate([features_of(inks[k:k + _BATCH])
+                            for k in range(0, len(inks), _BATCH)])
+    probs = iter([model.suit.probs(row) for row in feats])
+    out = []
+    for bl in blobs:
+        first = next(probs)
+        turned_probs = next(probs) if bl.middle else None
+        out.append(Pip(bl.x, bl.y, bl.area, first, turned_probs, bl.size, bl.colour))
+    return out
 
 
-def _symmetric(pips: Sequence[Pip]) -> bool:
+def pip_candidates(
+    body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox], model: GlyphModel
+) -> list[Pip] | None:
+    """Every mark of the body that might be a pip, classified (for benchmarks
+    and tests; :func:`read_body` classifies only what it needs)."""
+    blobs = blobs_of(body, index_boxes)
+    return None if blobs is None else classify(blobs, model) if blobs else []
+
+
+class _Placed(Protocol):
+    """A mark with a place and a size: a :class:`Blob` or a :class:`Pip`."""
+
+    @property
+    def x(self) -> float: ...
+
+    @property
+    def y(self) -> float: ...
+
+    @property
+    def area(self) -> int: ...
+
+    @property
+    def size(self) -> int: ...
+
+
+_P = TypeVar("_P", bound=_Placed)
+
+
+def _symmetric(pips: Sequence[_Placed]) -> bool:
     """Whether the pips' layout is its own half turn about the card's centre:
     every pip but at most one (a 7's odd pip) has a twin there (a centre pip
     is its own twin)."""
@@ -273,16 +328,31 @@ def _symmetric(pips: Sequence[Pip]) -> bool:
     return alone <= (1 if len(pips) % 2 else 0)
 
 
+def _same_size(items: Sequence[_P]) -> list[_P]:
+    """The marks of the group's own size (within ``AREA_SPREAD`` of the median),
+    among those small enough to be an array's pips."""
+    small = [p for p in items if p.size <= ARRAY_PIP * BODY_W]
+    if len(small) < MIN_PIPS:
+        return []
+    median = float(np.median([p.area for p in small]))
+    return [p for p in small if median / AREA_SPREAD <= p.area <= median * AREA_SPREAD]
+
+
+def array_shape(items: Sequence[_P]) -> list[_P]:
+    """The marks laid out as a number card's pips: at least ``MIN_PIPS`` and at
+    most 10 of one size, symmetric under a half turn; [] if none.  Geometry
+    alone, so the classifier reads only a group that could be an array."""
+    group = _same_size(items)
+    if not MIN_PIPS <= len(group) <= 10 or not _symmetric(group):
+        return []
+    return group
+
+
 def pip_array(pips: Sequence[Pip], classes: str) -> tuple[list[Pip], str] | None:
     """The array among the candidates: the largest group of one size that the
     classifier calls one suit, symmetric under a half turn; None if none."""
-    pips = [p for p in pips if p.size <= ARRAY_PIP * BODY_W]
-    if len(pips) < MIN_PIPS:
-        return None
-    areas = np.array([p.area for p in pips], np.float64)
-    median = float(np.median(areas))
-    same_size = [p for p in pips if median / AREA_SPREAD <= p.area <= median * AREA_SPREAD]
-    if len(same_size) < MIN_PIPS:
+    same_size = array_shape(pips)
+    if not same_size:
         return None
     # the suit from the pips whose orientation the layout fixes; a middle pip
     # is then read the way round that suit's sign would be printed
@@ -297,9 +367,7 @@ def pip_array(pips: Sequence[Pip], classes: str) -> tuple[list[Pip], str] | None
         return None  # not all one suit: art, or a pip the classifier doubts
     if float(np.mean([q[k] for q in probs])) < MIN_SUIT_PROB:
         return None
-    if len(same_size) > 10 or not _symmetric(same_size):
-        return None
-    return same_size, suit
+    return list(same_size), suit
 
 
 def _mean_colour(pips: Sequence[Pip]) -> tuple[float, float, float]:
@@ -354,22 +422,34 @@ def read_body(
     frame: npt.NDArray[np.uint8], quad: Quad, index_boxes: Sequence[CardBox],
     model: GlyphModel, colour_fits: ColourCheck,
 ) -> BodyReading:
-    """What the card's body says about which card it is (see the module's text)."""
-    pips = pip_candidates(body_image(frame, quad), index_boxes, model)
-    if not pips:
+    """What the card's body says about which card it is (see the module's text).
+    The marks' layout is looked at first, and only a group laid out as an
+    array, an ace or a two is classified: a court's picture usually costs
+    no classification at all."""
+    blobs = blobs_of(body_image(frame, quad), index_boxes)
+    if not blobs:
         return SILENT
     classes = model.suit.classes
-    array = pip_array(pips, classes)
-    if array is not None:
-        members, suit = array
-        fits = colour_fits(_mean_colour(members), suit)
-        return BodyReading(len(members), suit, array_evidence(len(members), suit, fits),
-                           tuple(pips), "array")
-    for kind, only in (("ace", lone_pip(pips, classes, colour_fits)),
-                       ("two", pip_pair(pips, classes, colour_fits))):
-        if only is not None:
-            return BodyReading(0, only, suit_evidence(only), tuple(pips), kind)
-    return BodyReading(0, "", SILENT.evidence, tuple(pips))
+    group = array_shape(blobs)
+    if group:
+        array = pip_array(classify(group, model), classes)
+        if array is not None:
+            members, suit = array
+            fits = colour_fits(_mean_colour(members), suit)
+            return BodyReading(len(members), suit, array_evidence(len(members), suit, fits),
+                               tuple(members), "array")
+    big = [b for b in blobs if b.size >= ACE_PIP * BODY_W]
+    if len(big) == 1:
+        pips = classify(big, model)
+        ace = lone_pip(pips, classes, colour_fits)
+        if ace is not None:
+            return BodyReading(0, ace, suit_evidence(ace), tuple(pips), "ace")
+    if len(blobs) == 2:
+        pips = classify(blobs, model)
+        two = pip_pair(pips, classes, colour_fits)
+        if two is not None:
+            return BodyReading(0, two, suit_evidence(two), tuple(pips), "two")
+    return SILENT
 
 
 def suit_evidence(suit: str) -> npt.NDArray[np.float64]:

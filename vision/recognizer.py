@@ -91,7 +91,8 @@ class Reading:
     @property
     def code(self) -> str:
         """Why unsure, as a code (``no_card``, ``no_index``, ``corners_disagree``,
-        ``colour``, ``low_confidence``, ``not_standard``, ``orientation``...);
+        ``colour``, ``low_confidence``, ``not_standard``, ``orientation``,
+        ``pips_disagree``...);
         empty when a card was read."""
         return "" if self.card is not None else reason_code(self.reason)
 

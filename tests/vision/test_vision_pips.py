@@ -24,7 +24,9 @@ from vision.pips import (
     Pip,
     array_evidence,
     index_box_in_card,
+    lone_pip,
     pip_array,
+    pip_pair,
     read_body,
 )
 from vision.recognizer import PIPS_DISAGREE, Reading, Recognizer, with_body
@@ -123,11 +125,72 @@ def test_a_clean_number_card_shows_its_own_pips(deck, code: str) -> None:  # typ
     assert body.evidence[CARD_CODES.index(code)] == 0
 
 
-@pytest.mark.parametrize("code", ["AS", "AH", "JC", "QD", "KS", "2C", "2H"])
-def test_aces_courts_and_twos_say_nothing(deck, code: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("code", ["JC", "QD", "KS", "JH"])
+def test_courts_say_nothing(deck, code: str) -> None:  # type: ignore[no-untyped-def]
     body = _body(deck, code)
     assert not body.says_anything
     assert not body.evidence.any()
+
+
+@pytest.mark.parametrize(("code", "kind"), [("AS", "ace"), ("AH", "ace"), ("AD", "ace"),
+                                            ("2C", "two"), ("2H", "two"), ("2S", "two")])
+def test_aces_and_twos_say_their_suit_only(deck, code: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+    """One big pip, or two on the long axis: no count (a court may show two
+    symbols, a lone pip may be a big one), only the suit: the 13 cards of the
+    card's own suit keep their evidence, the 39 others lose ``RULED_OUT``."""
+    body = _body(deck, code)
+    assert (body.kind, body.suit, body.pips) == (kind, code[1], 0)
+    kept = {c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v == 0}
+    assert kept == {r + code[1] for r in "A23456789TJQK"}
+
+
+def test_a_lone_pip_either_way_up_is_named_by_its_ink() -> None:
+    """An ace whose top end is unknown: a heart turned over looks like a spade
+    without its stem.  Red ink leaves only the heart; dark ink, neither suit
+    (both fit), so the pip says nothing.  A pip the classifier is under 0.93
+    sure of says nothing either."""
+    hearts = np.array([0.01, 0.01, 0.95, 0.02, 0.01], np.float32)
+    spade_like = np.array([0.01, 0.01, 0.02, 0.95, 0.01], np.float32)
+    ace = Pip(0.5 * BODY_W, 0.5 * BODY_H, 900, hearts, spade_like, int(0.4 * BODY_W))
+
+    def red_ink(colour: tuple[float, float, float], suit: str) -> bool:
+        return suit in "HD"
+
+    def dark_ink(colour: tuple[float, float, float], suit: str) -> bool:
+        return suit in "CS"
+
+    def any_ink(colour: tuple[float, float, float], suit: str) -> bool:
+        return True
+
+    assert lone_pip([ace], "CDHS?", red_ink) == "H"
+    assert lone_pip([ace], "CDHS?", dark_ink) == "S"  # only the spade reading fits dark ink
+    assert lone_pip([ace], "CDHS?", any_ink) is None  # heart or spade: cannot tell
+    doubtful = Pip(0.5 * BODY_W, 0.5 * BODY_H, 900,
+                   np.array([0.05, 0.02, 0.9, 0.02, 0.01], np.float32), None,
+                   int(0.4 * BODY_W))
+    assert lone_pip([doubtful], "CDHS?", red_ink) is None
+    off_centre = Pip(0.3 * BODY_W, 0.5 * BODY_H, 900, hearts, None, int(0.4 * BODY_W))
+    assert lone_pip([off_centre], "CDHS?", red_ink) is None
+
+
+def test_a_pair_is_on_the_long_axis_and_each_the_others_half_turn() -> None:
+    clubs = np.array([0.9, 0.02, 0.02, 0.05, 0.01], np.float32)
+    top = Pip(0.5 * BODY_W, 0.2 * BODY_H, 120, clubs, None, 12)
+    bottom = Pip(0.5 * BODY_W, 0.8 * BODY_H, 130, clubs, None, 12)
+
+    def dark(colour: tuple[float, float, float], suit: str) -> bool:
+        return suit in "CS"
+
+    assert pip_pair([top, bottom], "CDHS?", dark) == "C"
+    # two marks down one side (a court's symbols), or not one another's twin
+    side = [Pip(0.3 * BODY_W, 0.2 * BODY_H, 120, clubs, None, 12),
+            Pip(0.3 * BODY_W, 0.8 * BODY_H, 120, clubs, None, 12)]
+    assert pip_pair(side, "CDHS?", dark) is None
+    low = Pip(0.5 * BODY_W, 0.6 * BODY_H, 120, clubs, None, 12)
+    assert pip_pair([top, low], "CDHS?", dark) is None
+    # one of them much bigger: not a pair of pips
+    big = Pip(0.5 * BODY_W, 0.8 * BODY_H, 400, clubs, None, 20)
+    assert pip_pair([top, big], "CDHS?", dark) is None
 
 
 def _index_of(deck, body_code: str, index_code: str) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -187,7 +250,7 @@ def test_the_body_adds_its_evidence_and_never_names_a_card_alone() -> None:
 def read_like(pips: int, suit: str):  # type: ignore[no-untyped-def]
     from vision.pips import BodyReading
 
-    return BodyReading(pips, suit, array_evidence(pips, suit, colour_fits=True))
+    return BodyReading(pips, suit, array_evidence(pips, suit, colour_fits=True), kind="array")
 
 
 def test_frames_of_number_cards_never_have_their_own_card_ruled_out() -> None:
@@ -200,7 +263,7 @@ def test_frames_of_number_cards_never_have_their_own_card_ruled_out() -> None:
     spoke = 0
     for k, code in enumerate(c for c in CARD_CODES if c[0] in "3456789T"):
         frame = make_frame(deck, code, rng, preset="hard" if k % 2 else "normal").image
-        src = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+        src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
         det = find_card(src)
         if det is None:
             continue
