@@ -60,8 +60,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 
 from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
-    KDE_HELD_OUT,
     HELD_OUT,
+    KDE_HELD_OUT,
     describe,
     require_fonts,
     require_kde,

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import sys
 
-from hardware_sim.cards import CARD_CODES, Deck, open_deck
+from hardware_sim.cards import CARD_CODES, Deck, kdedeck, open_deck
 from hardware_sim.cards.fontdeck import parse_name
-from hardware_sim.cards import kdedeck
 from hardware_sim.cards.gnome import info, must_be_unsure
 from hardware_sim.cards.truetype import FONT_PACKAGES, FontMissing, find_font
 
@@ -92,7 +91,8 @@ FRESH_HELD_OUT = (
 #: Kept, all with standard A 2..10 J Q K indices in French suits:
 #: ``ancient-egyptians`` (its bottom-right index is upright, suit over rank),
 #: ``jolly-royal``, ``konqi-modern`` (72 x 96 px bitmaps scaled up; four colours:
-#: hearts green, spades red, clubs blue, diamonds teal), ``penguins``,
+#: hearts green, spades red, clubs blue, diamonds teal), ``penguins`` (heavy
+#: index close to the outline: a wide Q or 10 touches the card's border line),
 #: ``standard`` (KDE's pixel-style courts, not anglo's).
 #: READ ONCE, at the end (``--kde`` of in_shoe_bench.py and vision_fuse.py);
 #: never tune, train or choose anything on it.

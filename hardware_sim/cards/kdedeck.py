@@ -18,7 +18,8 @@ zoom that makes it twice the wanted width, with the page cropped to that
 spot (``--left/--top/--page-width/--page-height``), trimmed to its alpha and
 scaled down.  Two bitmap decks (``konqi-modern``, ``xskat-french``) store
 each card as an embedded PNG, which librsvg cannot export by id ("no
-dimensions"); their PNG is decoded directly.  Faces are cached on disk like
+dimensions"); their PNG is decoded directly (konqi's are square-cornered
+and opaque: they get the built-in deck's rounded corners).  Faces are cached on disk like
 the gnome designs' (``PONTOON_CACHE_DIR``), keyed by the SVG file and this
 module's source.
 
@@ -51,7 +52,7 @@ import cv2
 import numpy as np
 
 from hardware_sim.cards._img import Image, u8
-from hardware_sim.cards.builtin import CARD_CODES, RANKS, parse_code
+from hardware_sim.cards.builtin import CARD_CODES, RANKS, STYLES, card_mask, parse_code
 from hardware_sim.cards.gnome import DesignInfo, _split, _write_atomic, cache_dir
 
 PREFIX = "kde:"
@@ -85,7 +86,8 @@ DESIGNS: dict[str, DesignInfo] = {
                                             "no turned index; light ink on red/black paper"),
     "oxygen-air": DesignInfo("kde_oxygen", note="oxygen's layout: rank top-right, suit top-left"),
     "oxygen-white": DesignInfo("kde_oxygen", note="oxygen's silhouettes on white paper"),
-    "penguins": DesignInfo("kde_penguins"),
+    "penguins": DesignInfo("kde_penguins", note="heavy index close to the outline: a wide "
+                                                "Q or 10 touches the card's border line"),
     "standard": DesignInfo("kde_standard"),
     "tigullio-international": DesignInfo("tigullio", note="same art as gnome tigullio"),
     "xskat-french": DesignInfo("kde_xskat", "bdk", "JQ",
@@ -237,6 +239,18 @@ def render_element(src: Path, element: str, width: int) -> Image:
     return _trim(img)
 
 
+def _rounded(bgra: Image) -> Image:
+    """A card drawn as a square-cornered opaque bitmap (konqi-modern) given the
+    built-in deck's rounded corners, as a real card has; others are unchanged."""
+    a = bgra[..., 3]
+    if min(a[0, 0], a[0, -1], a[-1, 0], a[-1, -1]) < 255:
+        return bgra
+    h, w = a.shape
+    out = bgra.copy()
+    out[..., 3] = card_mask(w, h, STYLES["classic"].corner_radius * w)
+    return out
+
+
 @cache
 def _code_digest() -> str:
     return hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:10]
@@ -264,9 +278,9 @@ def render_design(design: str, *, width: int = 250) -> dict[str, Image]:
              for k in keys}
     aspect = float(np.median([c.shape[0] / c.shape[1] for c in cells.values()]))
     height = round(width * aspect)
-    out = {k: u8(cv2.resize(c, (width, height),
-                            interpolation=cv2.INTER_AREA if c.shape[1] > width
-                            else cv2.INTER_CUBIC))
+    out = {k: _rounded(u8(cv2.resize(c, (width, height),
+                                     interpolation=cv2.INTER_AREA if c.shape[1] > width
+                                     else cv2.INTER_CUBIC)))
            for k, c in cells.items()}
     folder.mkdir(parents=True, exist_ok=True)
     for k, img in out.items():
