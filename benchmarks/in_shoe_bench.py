@@ -8,6 +8,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --held-out       # once, at the end
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run  # list the fresh group
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
+    .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run    # list the KDE group
     .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
 
 For each design and preset (``normal`` and ``hard`` of
@@ -36,6 +37,10 @@ tuning; made 2026-12-02, to be read once): it first checks that their fonts are
 installed and, if not, prints the ``apt-get install`` line and stops
 (``scripts/bench_fonts.sh`` installs them).  ``--dry-run`` lists the designs
 (and, for font decks, the font files) and stops before drawing or reading any.
+``--kde`` reads the third, ``vision_split.KDE_HELD_OUT`` (KDE's decks, Debian
+``kdegames-card-data-kf5``, new art only; made 2026-12-02, to be read once),
+after checking that the package is installed (else it prints the ``apt-get``
+line and stops).
 """
 
 from __future__ import annotations
@@ -56,8 +61,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
     HELD_OUT,
+    KDE_HELD_OUT,
     describe,
     require_fonts,
+    require_kde,
     standard_codes,
 )
 
@@ -239,6 +246,12 @@ def main() -> None:
         help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
         "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
     )
+    which.add_argument(
+        "--kde",
+        action="store_true",
+        help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
+        "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
@@ -266,10 +279,11 @@ def main() -> None:
     if not set(presets) <= set(SHOES):
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")
     designs = (
-        FRESH_HELD_OUT if args.fresh else HELD if args.held_out
+        FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     require_fonts(designs)
+    require_kde(designs)
     print(
         f"designs: {', '.join(designs)}; presets {', '.join(presets)}; "
         f"{args.passes} passes each, seed {args.seed}; "

@@ -7,6 +7,7 @@ evidence fused across frames (``vision.evidence.FrameFusion``).
         --designs atlasnye,simplistic,tigullio,builtin:four_color
     .venv/bin/python benchmarks/vision_fuse.py --fresh --dry-run   # list the fresh group
     .venv/bin/python benchmarks/vision_fuse.py --fresh             # ONCE: the fresh font decks
+    .venv/bin/python benchmarks/vision_fuse.py --kde --dry-run     # list the KDE group
 
 For each design and card, the simulated table camera (``SimCamera``, preset
 ``hard`` by default: one shot per card, fresh sensor noise per frame) shows
@@ -22,6 +23,10 @@ tuning; made 2026-12-02, to be read once): it first checks that their fonts are
 installed and, if not, prints the ``apt-get install`` line and stops
 (``scripts/bench_fonts.sh`` installs them).  ``--dry-run`` lists the designs
 (and, for font decks, the font files) and stops before drawing or reading any.
+``--kde`` reads the third, ``vision_split.KDE_HELD_OUT`` (KDE's decks, Debian
+``kdegames-card-data-kf5``, new art only; made 2026-12-02, to be read once),
+after checking that the package is installed (else it prints the ``apt-get``
+line and stops).
 """
 
 from __future__ import annotations
@@ -41,9 +46,11 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 
 from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
+    KDE_HELD_OUT,
     describe,
     open_design,
     require_fonts,
+    require_kde,
     standard_codes,
 )
 
@@ -141,6 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
         "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
     )
+    which.add_argument(
+        "--kde",
+        action="store_true",
+        help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
+        "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
@@ -164,8 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.fresh:
         args.designs = ",".join(FRESH_HELD_OUT)
+    if args.kde:
+        args.designs = ",".join(KDE_HELD_OUT)
     designs = tuple(args.designs.split(","))
     require_fonts(designs)
+    require_kde(designs)
     if args.dry_run:
         print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
         print("\n".join(describe(designs)))

@@ -11,13 +11,17 @@ the first had been read: font decks (``hardware_sim.cards.fontdeck``) in
 typefaces from Debian font packages that were not installed while anything was
 trained or tuned.  ``fresh_missing`` says which of its fonts are missing and
 the ``apt-get install`` line that adds them (``scripts/bench_fonts.sh``).
+
+:data:`KDE_HELD_OUT` is a third held-out group: KDE's decks
+(``hardware_sim.cards.kdedeck``, Debian ``kdegames-card-data-kf5``), new art
+only (the KDE designs that redraw a gnome design are left out).
 """
 
 from __future__ import annotations
 
 import sys
 
-from hardware_sim.cards import CARD_CODES, Deck, open_deck
+from hardware_sim.cards import CARD_CODES, Deck, kdedeck, open_deck
 from hardware_sim.cards.fontdeck import parse_name
 from hardware_sim.cards.gnome import info, must_be_unsure
 from hardware_sim.cards.truetype import FONT_PACKAGES, FontMissing, find_font
@@ -71,6 +75,57 @@ FRESH_HELD_OUT = (
     "font:Caladea",                 # fonts-crosextra-caladea
 )
 
+#: KDE held-out group, made on 2026-12-02: designs from Debian's
+#: ``kdegames-card-data-kf5`` (``kde:<design>``), a package never installed while
+#: the generic model was trained or any threshold chosen.  Each design was
+#: rendered and compared by eye with every gnome-cards-data design; the ones that
+#: are the same art are left out: ``dondorf`` (= gnome dondorf), ``gm-paris``
+#: (= paris), ``nicu-ornamental`` and ``nicu-white`` (= ornamental, the latter on
+#: white paper), ``tigullio-international`` (= tigullio; only the paper shading
+#: and back differ).  Left out as well, with their layouts:
+#: ``oxygen``, ``oxygen-air``, ``oxygen-white`` print the rank alone at the top
+#: right and the suit alone at the top left, no turned index (like tango_nuevo,
+#: a layout the reader does not handle; oxygen also has light ink on red/black
+#: paper); ``future`` is not a playing-card face (landscape "chips" with a hex
+#: digit 0..C and a bit pattern, no suit sign).
+#: Kept, all with standard A 2..10 J Q K indices in French suits:
+#: ``ancient-egyptians`` (its bottom-right index is upright, suit over rank),
+#: ``jolly-royal``, ``konqi-modern`` (72 x 96 px bitmaps scaled up; four colours:
+#: hearts green, spades red, clubs blue, diamonds teal), ``penguins`` (heavy
+#: index close to the outline: a wide Q or 10 touches the card's border line),
+#: ``standard`` (KDE's pixel-style courts, not anglo's).
+#: READ ONCE, at the end (``--kde`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.
+KDE_HELD_OUT = (
+    "kde:ancient-egyptians",
+    "kde:jolly-royal",
+    "kde:konqi-modern",
+    "kde:penguins",
+    "kde:standard",
+)
+#: KDE negatives (same rules): ``xskat-german`` has German suits (acorns,
+#: leaves, hearts, bells) and D/U/O/K ranks, every card non-standard;
+#: ``xskat-french`` has French suits but B/D/K courts (its J and Q are
+#: negatives) and indices in all four corners (72 x 112 px bitmaps).
+KDE_HELD_OUT_NEGATIVE = ("kde:xskat-german", "kde:xskat-french")
+
+
+def kde_missing() -> str | None:
+    """The ``apt-get install`` line for KDE's decks if they are not installed."""
+    return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
+
+
+def require_kde(designs: tuple[str, ...]) -> None:
+    """Exit (status 2) with the ``apt-get install`` line if a KDE deck is among
+    ``designs`` and KDE's decks are not installed."""
+    if not any(n.startswith(kdedeck.PREFIX) for n in designs):
+        return
+    line = kde_missing()
+    if line:
+        print(f"KDE card decks are not installed in {kdedeck.decks_dir()}\n"
+              f"install them (as root): {line}", file=sys.stderr)
+        raise SystemExit(2)
+
 
 def open_design(name: str, width: int = 250) -> Deck:
     return open_deck(name, width=width)
@@ -115,6 +170,8 @@ def describe(designs: tuple[str, ...]) -> list[str]:
         if name.startswith("font:"):
             family, bold = parse_name(name)
             out.append(f"  {name}: {find_font(family, bold=bold).file}")
+        elif name.startswith(kdedeck.PREFIX):
+            out.append(f"  {name}: {kdedeck.design_file(kdedeck.parse_name(name))}")
         else:
             out.append(f"  {name}")
     return out
@@ -123,6 +180,8 @@ def describe(designs: tuple[str, ...]) -> list[str]:
 def is_standard(name: str, code: str) -> bool:
     if name.startswith(("builtin", "font:")):
         return True
+    if name.startswith(kdedeck.PREFIX):
+        return not kdedeck.must_be_unsure(name, code)
     return not must_be_unsure(name, code)
 
 
@@ -131,4 +190,6 @@ def standard_codes(name: str) -> list[str]:
 
 
 def family(name: str) -> str:
+    if name.startswith(kdedeck.PREFIX):
+        return kdedeck.info(name).family
     return "builtin" if name.startswith("builtin") else info(name).family

@@ -7,6 +7,9 @@
 # fonts-crosextra-caladea (Caladea); librsvg2-bin draws their indices.
 # The generic model never trains on them: build_generic_profile.py draws its
 # TrueType faces from the DejaVu and Liberation fonts alone.
+# Also installs kdegames-card-data-kf5, KDE's card decks: the third held-out
+# group (vision_split.py KDE_HELD_OUT, read by `--kde`), never installed while
+# anything was trained or tuned.
 # Then lists the group (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +19,7 @@ missing=()
 [ -f /usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf ] || missing+=(fonts-noto-core)
 [ -d /usr/share/fonts/truetype/open-sans ] || missing+=(fonts-open-sans)
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
+[ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
 command -v fc-list >/dev/null || missing+=(fontconfig)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -30,3 +34,4 @@ fi
 
 [ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh first" >&2; exit 1; }
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run

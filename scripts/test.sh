@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs them all.
 # Debian packages: Chromium (browser tests), gnome-cards-data (real deck designs
-# for the vision tests), librsvg2-bin (renders those SVG designs) and systemd
+# for the vision tests), kdegames-card-data-kf5 (KDE's decks: the simulator's
+# kde:<design> decks are tested; never read by the vision tests), librsvg2-bin
+# (renders those SVG designs) and systemd
 # (systemd-analyze verifies the units `pontoon-table setup` writes), mosquitto
 # (the floor tests run a real MQTT broker; openssl makes their certificates) and
 # postgresql (the floor's PostgreSQL store is tested against a real server the
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -d /usr/share/aisleriot/cards ] || missing+=(gnome-cards-data)
+[ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)

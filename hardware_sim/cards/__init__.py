@@ -15,7 +15,9 @@ Names: ``builtin`` / ``builtin:<style>`` (styles in
 :data:`hardware_sim.cards.builtin.STYLES`), ``font:<Family>`` or
 ``font:<Family>/bold`` (:mod:`hardware_sim.cards.fontdeck`; the family must be
 installed, else :class:`~hardware_sim.cards.truetype.FontMissing` names its
-Debian package) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
+Debian package), ``kde:<design>`` (KDE's decks, :mod:`hardware_sim.cards.kdedeck`;
+:class:`~hardware_sim.cards.kdedeck.KdeDecksMissing` names the package if they
+are not installed) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ class BuiltinDeck:
 
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
     """A deck by name: ``builtin``, ``builtin:<style>``, ``font:<Family>[/bold]``,
-    or a gnome-cards-data design."""
+    ``kde:<design>`` (kdegames-card-data-kf5) or a gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -98,6 +100,10 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
 
         family, bold = parse_name(name)
         return FontDeck(family, bold=bold, width=width)
+    if name.startswith("kde:"):
+        from hardware_sim.cards.kdedeck import KdeDeck  # runs rsvg-convert
+
+        return KdeDeck(name, width=width)
     from hardware_sim.cards.gnome import GnomeDeck  # only when asked: runs rsvg-convert
 
     return GnomeDeck(name, width=width)
