@@ -111,8 +111,8 @@ def corner_evidence(
     ps = np.asarray(suit_probs, np.float64)
     wr, ws = 1.0 - pr[-1], 1.0 - ps[-1]
     lr = np.log(np.maximum(pr[:-1] / max(pr[:-1].sum(), 1e-9), _FLOOR)) * wr
-    ls = np.log(np.maximum(ps[:-1] / max(ps[:-1].sum(), 1e-9), _FLOOR)) * ws
-    ls = ls + np.where(np.asarray(colour_fits, bool), 0.0, np.log(COLOUR_MISS))
+    ls = np.log(np.maximum(ps[:-1] / max(ps[:-1].sum(), 1e-9), _FLOOR))
+    ls = (ls + np.where(np.asarray(colour_fits, bool), 0.0, np.log(COLOUR_MISS))) * ws
     out: FloatArray = lr[_RANK_OF] + ls[_SUIT_OF]
     if accepted is not None and accepted in CARD_CODES:
         out[CARD_CODES.index(accepted)] += ACCEPT_BONUS
