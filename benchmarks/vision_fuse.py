@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-body", action="store_true",
                     help="read the index corners only, not the card's pips (vision.pips): "
                     "what the tables read before the body was a witness")
+    ap.add_argument("--negatives", action="store_true",
+                    help="read each design's NON-standard faces (German suits, B/D courts...), "
+                    "which must come back unsure, generic mode only; prints how many were named")
     ap.add_argument("--compare-body", action="store_true",
                     help="read the same frames with and without the body as a witness "
                     "(modes ending in '-index' read the index corners only)")
@@ -207,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.compare_body:
             readers.append(("generic-index", Recognizer(body=False)))
         try:
+            if args.negatives:
+                raise ProfileError("negatives are read in generic mode only")
             prof = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name=name)
             readers.append(("profile", Recognizer(prof, body=not args.no_body)))
             if args.compare_body:
@@ -214,7 +219,10 @@ def main(argv: list[str] | None = None) -> int:
         except ProfileError as exc:
             print(f"{name}: calibration refused: {exc}")
         cam = SimCamera(deck, preset=args.preset, seed=args.seed + len(name), mode="overhead")
-        for code in standard_codes(name)[: args.cards]:
+        codes = standard_codes(name)
+        if args.negatives:
+            codes = [c for c in CARD_CODES if c not in codes]
+        for code in codes[: args.cards]:
             cam.show(code)
             frames = [f for f in (cam.grab() for _ in range(args.grabs)) if f is not None]
             for mode, rec in readers:
@@ -228,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
                     (f"any {m:g}", fuse(readings, m, accept=False)) for m in margins]
                 for policy, (card, used) in policies:
                     what = "right" if card == code else "unsure" if card is None else "wrong"
+                    if args.negatives:
+                        what = "unsure" if card is None else "wrong"
                     tally[(mode, policy, what)] += 1
                     grabs[(mode, policy)] += used
                     if what == "wrong":
