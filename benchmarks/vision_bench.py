@@ -33,7 +33,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 from vision_split import HELD_OUT, HELD_OUT_NEGATIVE, is_standard, open_design  # noqa: E402
 
 from hardware_sim.camera import make_frame  # noqa: E402
-from hardware_sim.cards import CARD_CODES  # noqa: E402
+from hardware_sim.cards import CARD_CODES, LooseFace  # noqa: E402
 from hardware_sim.cards.builtin import NONSTANDARD_DECKS, nonstandard_cards  # noqa: E402
 from vision.calibrate import calibrate_images  # noqa: E402
 from vision.profile import ProfileError  # noqa: E402
@@ -69,21 +69,8 @@ class Tally:
                 f"correct overall {100 * self.right / n:6.2f} %")
 
 
-class FaceDeck:
-    """One loose face (a non-standard card) dressed as a deck for make_frame."""
-
-    def __init__(self, face: np.ndarray, mask: np.ndarray) -> None:
-        self.name = "loose"
-        self._face, self._mask = face, mask
-
-    def face(self, code: str) -> np.ndarray:
-        return self._face
-
-    def back(self) -> np.ndarray:
-        return self._face
-
-    def mask(self, code: str | None) -> np.ndarray:
-        return self._mask
+#: one loose face (a non-standard card) dressed as a deck for make_frame
+FaceDeck = LooseFace
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -183,15 +183,20 @@ JOIN_STACKED = True
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 
 
-def flatten(minch: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+def flatten(
+    minch: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8] | None = None
+) -> npt.NDArray[np.uint8]:
     """``minch`` divided by the paper's local brightness (paper 255).
 
     A glare spot, a shadow or a lighting gradient across the corner made one
     global threshold call half the paper "ink" (a third of the corners of hard
     frames were lost that way); a morphological closing bigger than any glyph
     follows the paper and not the ink, and dividing by it flattens the light.
+    ``kernel``: the closing's shape (default ``BACKGROUND_KERNEL``, sized for
+    an index corner).
     """
-    bg = cv2.morphologyEx(minch, cv2.MORPH_CLOSE, BACKGROUND_KERNEL)
+    closing = BACKGROUND_KERNEL if kernel is None else kernel
+    bg = cv2.morphologyEx(minch, cv2.MORPH_CLOSE, closing)
     return np.asarray(cv2.divide(minch, np.maximum(bg, 1), scale=255), np.uint8)
 
 
@@ -354,6 +359,21 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
     return None
 
 
+def ink_levels(
+    flat: npt.NDArray[np.uint8], paper_share: float = 0.92
+) -> tuple[float, float, float] | None:
+    """The paper's level (the ``paper_share`` percentile of a flattened image),
+    the darkest ink's (the 1st), and the first cut between them: Otsu's,
+    kept between 30 % and 70 % of the way from ink to paper.  None when the
+    two are too close to tell ink from paper (a blank or washed-out patch)."""
+    paper, dark = percentiles(flat, paper_share, 0.01)
+    contrast = paper - dark
+    if contrast < 0.25 * paper:
+        return None
+    otsu, _ = cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return paper, dark, min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
+
+
 def _ink_mask(minch: npt.NDArray[np.uint8], thr: float) -> npt.NDArray[np.uint8]:
     """``(minch < thr)`` as 0/1 uint8: for integer pixels that is ``<= ceil(thr) - 1``."""
     return np.asarray(
@@ -369,12 +389,11 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     if _too_dark(raw):
         return None  # too dark to see ink on
     minch = flatten(raw)
-    paper, dark = percentiles(minch, 0.92, 0.01)
-    contrast = paper - dark
-    if contrast < 0.25 * paper:
+    levels_found = ink_levels(minch)
+    if levels_found is None:
         return None
-    otsu, _ = cv2.threshold(minch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    first = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
+    paper, dark, first = levels_found
+    contrast = paper - dark
     found = None
     levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
     # the whole mask; then with the card's edge left out; then with the

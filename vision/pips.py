@@ -47,7 +47,7 @@ import numpy.typing as npt
 from vision.cards import CARD_CODES, RANKS, SUITS
 from vision.detect import Quad
 from vision.glyph_model import GlyphModel, features_of
-from vision.index import CARD_H, CARD_W, CROP_W, percentiles
+from vision.index import CARD_H, CARD_W, CROP_W, flatten, ink_levels
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -57,7 +57,7 @@ SCALE = 0.5
 BODY_W, BODY_H = int(CARD_W * SCALE), int(CARD_H * SCALE)
 #: the paper's local brightness, as the index's (``vision.index.flatten``),
 #: from a closing wider than the largest pip of a number card
-_PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (35, 35))
+_PAPER_KERNEL = np.asarray(cv2.getStructuringElement(cv2.MORPH_RECT, (35, 35)), np.uint8)
 #: a blob this close to the body's edge (px) is table, border or shadow
 EDGE_PX = 3
 #: the longest side of a mark that may be a pip at all (an ace's big pip),
@@ -215,15 +215,12 @@ def blobs_of(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> lis
     """The body's marks that might be pips (compact, not thin, off the edge and
     the index corners); None when the body shows no clear ink."""
     b, g, r = cv2.split(body)[:3]
-    raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
-    bg = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _PAPER_KERNEL)
-    flat = np.asarray(cv2.divide(raw, np.maximum(bg, 1), scale=255), np.uint8)
-    paper, dark = percentiles(flat, 0.90, 0.01)
-    contrast = paper - dark
-    if contrast < 0.25 * paper:
+    flat = flatten(np.asarray(cv2.min(cv2.min(b, g), r), np.uint8), _PAPER_KERNEL)
+    levels = ink_levels(flat, 0.90)
+    if levels is None:
         return None
-    otsu, _ = cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = min(max(otsu, dark + 0.3 * contrast), dark + 0.7 * contrast)
+    paper, dark, thr = levels
+    contrast = paper - dark
     mask = np.asarray(flat < thr, np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
         mask, connectivity=8, ltype=cv2.CV_32S

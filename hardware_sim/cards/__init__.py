@@ -44,6 +44,7 @@ __all__ = [
     "STYLES",
     "BuiltinDeck",
     "Deck",
+    "LooseFace",
     "open_deck",
     "parse_code",
 ]
@@ -80,6 +81,27 @@ class BuiltinDeck:
 
     def back(self) -> Image:
         return render_back(width=self.width, style=self.style)
+
+    def mask(self, code: str | None) -> Image:
+        return self._mask
+
+
+class LooseFace:
+    """One face that belongs to no deck (a German 7 of bells, a test card)
+    dressed as a deck, so the camera can show it: every code, and the back,
+    show that face.  ``mask``: its alpha (default: opaque)."""
+
+    name = "loose"
+
+    def __init__(self, face: Image, mask: Image | None = None) -> None:
+        self._face = face
+        self._mask = mask if mask is not None else np.full(face.shape[:2], 255, np.uint8)
+
+    def face(self, code: str) -> Image:
+        return self._face
+
+    def back(self) -> Image:
+        return self._face
 
     def mask(self, code: str | None) -> Image:
         return self._mask

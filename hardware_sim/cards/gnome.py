@@ -247,14 +247,11 @@ def _split(bgra: Image) -> tuple[Image, Image]:
     return bgr, alpha
 
 
-class GnomeDeck:
-    """A gnome-cards-data design as a :class:`hardware_sim.cards.Deck`."""
+class PreRenderedDeck:
+    """A deck drawn whole when opened (an SVG design): per card code, and
+    ``"back"``, the face over white and its alpha, from ``raw`` BGRA images."""
 
-    def __init__(self, name: str, *, width: int = 250) -> None:
-        self.name = name
-        self.width = width
-        self.info = info(name)
-        raw = render_design(name, width=width)
+    def __init__(self, raw: dict[str, Image]) -> None:
         self._faces = {k: _split(v) for k, v in raw.items()}
 
     def face(self, code: str) -> Image:
@@ -265,6 +262,16 @@ class GnomeDeck:
 
     def mask(self, code: str | None) -> Image:
         return self._faces["back" if code is None else parse_code(code)][1]
+
+
+class GnomeDeck(PreRenderedDeck):
+    """A gnome-cards-data design as a :class:`hardware_sim.cards.Deck`."""
+
+    def __init__(self, name: str, *, width: int = 250) -> None:
+        self.name = name
+        self.width = width
+        self.info = info(name)
+        super().__init__(render_design(name, width=width))
 
     def must_be_unsure(self, code: str) -> bool:
         return must_be_unsure(self.name, code)

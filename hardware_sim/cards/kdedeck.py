@@ -53,7 +53,7 @@ import numpy as np
 
 from hardware_sim.cards._img import Image, u8
 from hardware_sim.cards.builtin import CARD_CODES, RANKS, STYLES, card_mask, parse_code
-from hardware_sim.cards.gnome import DesignInfo, _split, _write_atomic, cache_dir
+from hardware_sim.cards.gnome import DesignInfo, PreRenderedDeck, _write_atomic, cache_dir
 
 PREFIX = "kde:"
 PACKAGE = "kdegames-card-data-kf5"
@@ -288,7 +288,7 @@ def render_design(design: str, *, width: int = 250) -> dict[str, Image]:
     return out
 
 
-class KdeDeck:
+class KdeDeck(PreRenderedDeck):
     """A KDE design as a :class:`hardware_sim.cards.Deck`."""
 
     def __init__(self, name: str, *, width: int = 250) -> None:
@@ -298,17 +298,7 @@ class KdeDeck:
         self.info = info(self.design)
         self.src = design_file(self.design)  # refuses a missing package / design
         self.cache_folder = _cache_folder(self.design, self.src, width)
-        raw = render_design(self.design, width=width)
-        self._faces = {k: _split(v) for k, v in raw.items()}
-
-    def face(self, code: str) -> Image:
-        return self._faces[parse_code(code)][0]
-
-    def back(self) -> Image:
-        return self._faces["back"][0]
-
-    def mask(self, code: str | None) -> Image:
-        return self._faces["back" if code is None else parse_code(code)][1]
+        super().__init__(render_design(self.design, width=width))
 
     def must_be_unsure(self, code: str) -> bool:
         return must_be_unsure(self.design, code)

@@ -24,14 +24,14 @@ from hardware_sim.camera.frames import (
     sample_scene,
     write_calibration_set,
 )
-from hardware_sim.cards import CARD_CODES, open_deck
+from hardware_sim.cards import CARD_CODES, LooseFace, open_deck
 from hardware_sim.cards.builtin import card_mask
 
 # face corners TL, TR, BR, BL painted red, green, blue, yellow (BGR)
 MARKERS = [(0, 0, 255), (0, 255, 0), (255, 0, 0), (0, 255, 255)]
 
 
-class MarkerDeck:
+class MarkerDeck(LooseFace):
     """A deck whose every face has one colour square in each corner, so a
     frame shows where each corner of the face went."""
 
@@ -44,17 +44,7 @@ class MarkerDeck:
         for (x, y), c in zip([(0, 0), (w - s, 0), (w - s, h - s), (0, h - s)], MARKERS,
                              strict=True):
             face[y : y + s, x : x + s] = c
-        self._face = face
-        self._mask = np.full((h, w), 255, np.uint8)
-
-    def face(self, code: str) -> np.ndarray:
-        return self._face
-
-    def back(self) -> np.ndarray:
-        return self._face
-
-    def mask(self, code: str | None) -> np.ndarray:
-        return self._mask
+        super().__init__(face)
 
 
 def marker_seen(img: np.ndarray, corners: np.ndarray, i: int) -> bool:

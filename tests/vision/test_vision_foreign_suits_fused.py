@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import make_frame
+from hardware_sim.cards import LooseFace
 from hardware_sim.cards.builtin import nonstandard_cards
 from vision.cards import CARD_CODES
 from vision.evidence import COLOUR_MISS, FrameFusion, corner_evidence
@@ -51,24 +52,6 @@ def test_a_plain_suit_sign_still_pays_the_full_colour_penalty() -> None:
     assert ev[heart] - ev_fit[heart] == pytest.approx(math.log(COLOUR_MISS))
 
 
-class _OneFace:
-    """A loose face dressed as a deck for ``make_frame``."""
-
-    def __init__(self, face: np.ndarray) -> None:
-        self.name = "loose"
-        self._face = face
-        self._mask = np.full(face.shape[:2], 255, np.uint8)
-
-    def face(self, code: str) -> np.ndarray:
-        return self._face
-
-    def back(self) -> np.ndarray:
-        return self._face
-
-    def mask(self, code: str | None) -> np.ndarray:
-        return self._mask
-
-
 def test_foreign_cards_are_seldom_named_over_several_frames() -> None:
     """Every face of the simulator's German and Swiss decks that must be
     unsure, six frames each (normal and hard in turn), fused as the table
@@ -88,7 +71,7 @@ def test_foreign_cards_are_seldom_named_over_several_frames() -> None:
             seen += 1
             fusion = FrameFusion()
             for preset in ("normal", "hard") * 3:
-                fusion.push(rec.read(make_frame(_OneFace(face), "AS", rng, preset=preset).image))
+                fusion.push(rec.read(make_frame(LooseFace(face), "AS", rng, preset=preset).image))
             card = fusion.decide(final=True).card
             if card is not None:
                 named.append((label, card))
