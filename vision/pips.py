@@ -13,12 +13,14 @@ So the body is read too, independently of the index:
   per pixel), its light flattened as the index's is, and its ink split into
   blobs; the index marks (where the corners were read, and their half-turned
   twins) and whatever touches the card's edge are left out;
-* blobs of one size, compact and not thin, are the *pip candidates*; each is
-  turned upright (a pip below the card's middle is printed upside down) and
-  named by the same suit classifier that reads the index's suit sign;
-* an *array* is at least ``MIN_PIPS`` candidates that the classifier calls
-  the same suit, and whose layout is symmetric under a half turn about the
-  card's centre, as every number card's is (a 7's odd pip aside).
+* the compact marks are looked at as a layout first: an *array* is
+  ``MIN_PIPS`` to 10 marks of one size whose layout is symmetric under a
+  half turn about the card's centre, as every number card's is (a 7's odd
+  pip aside);
+* only a group laid out so (or as an ace's or a two's pips, below) is then
+  classified, each mark turned upright (a pip below the card's middle is
+  printed upside down) and named by the same suit classifier that reads the
+  index's suit sign; an array's marks must all be named the same suit.
 
 From an array the body says: this is a number card of at least that many
 pips (not an ace, not a court), of that suit when the pips' ink fits it.
@@ -44,7 +46,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import CARD_CODES, RANKS, SUITS
+from vision.cards import CARD_CODES, SUITS
 from vision.detect import Quad
 from vision.glyph_model import GlyphModel, features_of
 from vision.index import CARD_H, CARD_W, CROP_W, flatten, ink_levels
@@ -83,7 +85,7 @@ MIN_SUIT_PROB = 0.6
 #: a pip and its half-turned twin may lie this far apart (share of the
 #: card's width), for the layout to count as symmetric
 TWIN_TOLERANCE = 0.09
-#: most nats the body may give or take from a card in one frame
+#: most nats the body may take from a card in one frame
 BODY_CAP = 3.0
 #: log-likelihood of a card the array rules out (a court, an ace, a rank
 #: with fewer pips than were seen, another suit, ink of the other colour)
@@ -92,7 +94,6 @@ RULED_OUT = -BODY_CAP
 _BATCH = 12
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
 _SCALED = np.diag([1 / SCALE, 1 / SCALE, 1.0])
-_RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
 _SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
 #: the number of pips each rank prints (courts and the ace: not an array)
 PIPS_OF_RANK = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
