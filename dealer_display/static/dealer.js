@@ -69,8 +69,10 @@
   function patch(node, sig, build) {
     const text = typeof sig === "string" ? sig : JSON.stringify(sig);
     if (node._sig === text) return false;
-    node._sig = text;
+    // the signature is kept only once the build succeeded: a build that threw
+    // must not leave the node empty and "up to date" for every later render
     node.replaceChildren(...[build()].flat().filter((c) => c !== null && c !== undefined && c !== false));
+    node._sig = text;
     return true;
   }
 
@@ -247,7 +249,8 @@
                  ? "Look at the card that came out: tap the camera's guess if it is right, " +
                    "or its rank, then its suit."
                  : "Look at the card that came out and tap it: its rank, then its suit.",
-               need: cardNeedWords(v), guesses: hold.guesses || [],
+               // the snapshot's guesses are {card, p}: the buttons need the codes
+               need: cardNeedWords(v), guesses: (hold.guesses || []).map((g) => g.card),
                choices: [], path: "/api/misdeal" };
     }
     if (hold.reason === "link_down") {

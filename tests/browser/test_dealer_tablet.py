@@ -24,7 +24,6 @@ Screenshots go to pytest's temporary directory (their paths are printed).
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import threading
 import time
@@ -413,30 +412,22 @@ def test_holds_are_focused_screens(browser: Any, tmp_path: Path) -> None:
 
 
 def test_the_cameras_guesses_are_one_tap_buttons(browser: Any, tmp_path: Path) -> None:
-    """When the snapshot's hold carries the camera's best guesses (``hold.guesses``,
-    which vision does not send yet: added here to the socket's messages), each is a
-    button named in words, and tapping one names the card."""
+    """When the camera is unsure but has likely cards (a ``CardRead`` carrying
+    guesses, as the table's reader sends it; the snapshot gives them as
+    ``{"card", "p"}``), each is a button named in words, and tapping one names the
+    card. (The page once took the guesses for bare codes: the sim's dealer page
+    threw and showed an empty hold screen.)"""
     expect = sync_api.expect
     served = serve("house", ["Ann", "Ben", "Dan"], "Dan", 3)
     try:
         page = browser.new_page(viewport=SIZES["tablet"])
-
-        def with_guesses(text: str | bytes) -> str | bytes:
-            msg = json.loads(text)
-            view = msg.get("view") or msg.get("set") or {}
-            if isinstance(view.get("hold"), dict) and view["hold"]["reason"] == "unsure_card":
-                view["hold"]["guesses"] = ["7H", "7D"]
-            return json.dumps(msg)
-
-        def route(ws: Any) -> None:
-            server = ws.connect_to_server()
-            server.on_message(lambda m: ws.send(with_guesses(m)))
-
-        page.route_web_socket("**/ws/dealer", route)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{served.base}/dealer#token={TOKEN}")
         expect(page.locator("#conn")).to_have_text("live")
         served.command("next_deal")
-        served.feed(CardOut(event_no=1, device_ms=10), CardRead(1, None, "glare"))
+        served.feed(CardOut(event_no=1, device_ms=10),
+                    CardRead(1, None, "glare", guesses=(("7H", 0.61), ("7D", 0.3))))
         guess = page.locator("#hold [data-guess='7H']")
         expect(guess).to_have_text("7 of hearts")
         expect(page.locator("#hold [data-guess='7D']")).to_have_text("7 of diamonds")
@@ -444,6 +435,7 @@ def test_the_cameras_guesses_are_one_tap_buttons(browser: Any, tmp_path: Path) -
         guess.click()
         expect(page.locator("#hold")).to_be_hidden()
         expect(page.locator("[data-seat='Ann'] img.card")).to_have_attribute("data-card", "7H")
+        assert not errors, errors
     finally:
         served.stop()
 
@@ -529,6 +521,8 @@ def test_sim_dealer_mistakes_bring_up_a_hold_screen(browser: Any, tmp_path: Path
                 assert time.monotonic() < end, "sim did not come up"
                 time.sleep(0.2)  # the server's port is not open yet: nothing to wait on
         page = browser.new_page(viewport=SIZES["tablet"])
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{base}/dealer#token={TOKEN}")
         # The hold screen is read in one go, in the page, while it is shown: the
         # bot table's dealer resolves a hold soon after (an unsure card is
@@ -549,6 +543,7 @@ def test_sim_dealer_mistakes_bring_up_a_hold_screen(browser: Any, tmp_path: Path
             timeout=90_000,
         ).json_value()
         shot(page, tmp_path, "tablet-sim-dealer-mistake")
+        assert not errors, errors
         assert seen["sh"] <= seen["h"] and seen["sw"] <= seen["w"], seen
         if seen["kind"] == "misdeal":
             assert "left the shoe while none was due" in seen["text"], seen
