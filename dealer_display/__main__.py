@@ -11,7 +11,8 @@ import argparse
 import asyncio
 import contextlib
 import random
-import secrets
+
+from controller.tokens import new_token
 
 from . import autoplay
 from .address import print_dealer_address
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         help="print the dealer address's QR code (default: when stdout is a terminal)",
     )
     args = parser.parse_args(argv)
-    token = args.token or secrets.token_urlsafe(16)
+    token = args.token or new_token(128)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     table = ManualTable(
         rules=args.rules, players=players, banker=args.banker, seed=args.seed,

@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from controller.tokens import new_token
 from floor.broker_proc import BrokerError, Mosquitto, free_port
 from floor.broker_setup import SetupError, table_ids, write_broker
 from floor.sim_fleet import SimTable, SimTableSpec
@@ -86,7 +87,7 @@ def run_event(args: argparse.Namespace) -> int:
         )
         for k, t in enumerate(chosen, start=1)
     ]
-    token = secrets.token_urlsafe(12)
+    token = new_token()
     try:
         for table in tables:
             table.start()

@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
 import signal
 import socket
 import sys
@@ -36,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.tokens import new_token
 from hardware_sim.clock import MODES, Clock
 from hardware_sim.faults import PRESETS, FaultConfig
 from hardware_sim.people import STRATEGIES, DealerMistakes
@@ -175,7 +175,7 @@ def _write_config(args: argparse.Namespace, rig: Any, camera_url: str) -> dict[s
         target = path.with_name(path.stem + ".profile.npz")
         profile.save(target)
         profile_file = str(target)
-    token = args.token or secrets.token_urlsafe(16)
+    token = args.token or new_token(128)
     port = args.display_port or free_port()
     journal = args.journal or path.stem + ".journal.sqlite"
     text = table_toml(

@@ -13,12 +13,13 @@ import argparse
 import asyncio
 import json
 import logging
-import secrets
 import signal
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from controller.tokens import new_token
 
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
@@ -130,7 +131,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"pontoon-table floor: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    token = args.token or secrets.token_urlsafe(12)
+    token = args.token or new_token()
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"floor: http://{shown}:{args.port}/floor#token={token}", flush=True)
     # uvicorn stops gracefully on SIGTERM, then raises it again: let that end

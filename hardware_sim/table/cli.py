@@ -21,10 +21,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import secrets
 import sys
 
 from controller.scenario import ScenarioError
+from controller.tokens import new_token
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"pontoon-table sim: --dealer-mistakes: {exc}", file=sys.stderr)
         return 2
-    token = args.token or secrets.token_urlsafe(12)
+    token = args.token or new_token()
     return asyncio.run(serve_bot_table(args, token))
 
 
