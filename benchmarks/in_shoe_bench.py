@@ -10,6 +10,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
     .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run    # list the KDE group
     .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
+    .venv/bin/python benchmarks/in_shoe_bench.py --jobs 2         # two processes, the same readings
 
 For each design and preset (``normal`` and ``hard`` of
 ``hardware_sim.camera.in_shoe.SHOE_PRESETS``), ``--passes`` seeded passes of
@@ -110,31 +111,61 @@ def profile_reader(design: str) -> InShoeReader | None:
 
 def collect(
     designs: tuple[str, ...], passes: int, seed: int, *, profile: bool = False,
-    presets: tuple[str, ...] = PRESETS,
+    presets: tuple[str, ...] = PRESETS, jobs: int = 1,
 ) -> tuple[list[Pass], list[float]]:
-    generic = InShoeReader(frame_margin=0.0)  # raw readings: rules applied afterwards
+    """Every design's passes in every preset, read frame by frame.  Each
+    (design, preset) is seeded on its own, so ``jobs`` processes read exactly
+    what one would, in the same order (the CPU times are each process's own)."""
+    units = [(d_i, design, preset) for d_i, design in enumerate(designs) for preset in presets]
+    if jobs <= 1:
+        results = [_collect_unit(passes, seed, profile, *u) for u in units]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+            results = list(pool.map(_collect_unit, *zip(
+                *[(passes, seed, profile, *u) for u in units], strict=True)))
+    out = [p for unit_passes, _ in results for p in unit_passes]
+    cpu = [c for _, unit_cpu in results for c in unit_cpu]
+    return out, cpu
+
+
+_READERS: dict[str, InShoeReader | None] = {}
+
+
+def _reader(design: str, profile: bool) -> InShoeReader | None:
+    """One reader per design and process (a profile is calibrated once)."""
+    key = design if profile else ""
+    if key not in _READERS:
+        _READERS[key] = profile_reader(design) if profile else InShoeReader(frame_margin=0.0)
+    return _READERS[key]
+
+
+def _collect_unit(
+    passes: int, seed: int, profile: bool, d_i: int, design: str, preset: str
+) -> tuple[list[Pass], list[float]]:
+    """``passes`` passes of ``design`` in ``preset``: raw readings (the rules
+    are applied afterwards) and the CPU time of each frame's read."""
+    reader = _reader(design, profile)
+    if reader is None:
+        return [], []
+    codes = standard_codes(design)
+    p_i = SHOES.index(preset)
+    rng = np.random.default_rng((seed, d_i, p_i))
+    renderer = InShoeRenderer(design, preset=preset, seed=seed + 7 * d_i + p_i)
+    order = rng.permutation(len(codes))
     out: list[Pass] = []
     cpu: list[float] = []
-    for d_i, design in enumerate(designs):
-        reader = profile_reader(design) if profile else generic
-        if reader is None:
-            continue
-        codes = standard_codes(design)
-        for preset in presets:
-            p_i = SHOES.index(preset)
-            rng = np.random.default_rng((seed, d_i, p_i))
-            renderer = InShoeRenderer(design, preset=preset, seed=seed + 7 * d_i + p_i)
-            order = rng.permutation(len(codes))
-            for k in range(passes):
-                code = codes[int(order[k % len(codes)])]
-                plan = renderer.plan(code, rng)
-                readings = []
-                for f in renderer.render_pass(plan, rng):
-                    t = time.thread_time()
-                    readings.append(reader.read(f.image))
-                    cpu.append((time.thread_time() - t) * 1000)
-                out.append(Pass(design, preset, code, plan.lead, readings))
-            print(f"  read {design} {preset}", file=sys.stderr, flush=True)
+    for k in range(passes):
+        code = codes[int(order[k % len(codes)])]
+        plan = renderer.plan(code, rng)
+        readings = []
+        for f in renderer.render_pass(plan, rng):
+            t = time.thread_time()
+            readings.append(reader.read(f.image))
+            cpu.append((time.thread_time() - t) * 1000)
+        out.append(Pass(design, preset, code, plan.lead, readings))
+    print(f"  read {design} {preset}", file=sys.stderr, flush=True)
     return out, cpu
 
 
@@ -273,6 +304,8 @@ def main() -> None:
         help="read and keep the readings (--cache) without printing any figure",
     )
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes reading (design, shoe) pairs side by side: the same readings")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     presets = tuple(args.shoe.split(","))
@@ -297,7 +330,8 @@ def main() -> None:
             passes, cpu = pickle.load(fh)
     else:
         passes, cpu = collect(
-            designs, args.passes, args.seed, profile=args.profile, presets=presets
+            designs, args.passes, args.seed, profile=args.profile, presets=presets,
+            jobs=args.jobs,
         )
         if args.cache:
             with open(args.cache, "wb") as fh:
