@@ -76,6 +76,17 @@ class IndexGlyphs:
     def suit(self) -> FloatArray:
         return _feature(self.suit_ink)[0]
 
+    def turned(self) -> IndexGlyphs:
+        """The same index with each glyph turned half a turn where it stands.
+
+        Some decks print the bottom index upright, the top one's mirror image
+        (suit sign over rank): once the card is turned to read that corner,
+        its marks sit where an index's do but stand upside down, a 6 over a
+        heart showing as a "9" over a stemless "spade".  Read turned, such a
+        corner names the card the other corner names."""
+        return replace(self, rank_ink=np.ascontiguousarray(self.rank_ink[::-1, ::-1]),
+                       suit_ink=np.ascontiguousarray(self.suit_ink[::-1, ::-1]))
+
     @property
     def redness(self) -> float:
         b, g, r = self.colour

@@ -57,6 +57,9 @@ SAME_INK, INK_MARGIN = 0.15, 0.7
 #: The thresholds of this module and of ``vision.index`` were chosen on tuning
 #: designs only by ``benchmarks/vision_tune.py`` (see ``docs/vision.md``).
 SURE_PROB = 0.9
+#: ranks that, turned half a turn, are another rank: a sure one does not end
+#: the reading early (see ``Recognizer.decide``)
+TURNS_INTO_ANOTHER = "69"
 
 
 @dataclass(frozen=True)
@@ -384,6 +387,42 @@ class Recognizer:
             return reading
         return replace(reading, quad=quad)
 
+    def _reconcile(
+        self, votes: list[_CornerVote], glyphs: list[IndexGlyphs]
+    ) -> list[_CornerVote]:
+        """Two corners that disagree, unless one of them is read turned.
+
+        When one corner names a card and the other speaks against it, the
+        other is read again with its glyphs turned where they stand
+        (``IndexGlyphs.turned``); if it then names the same card, the deck
+        prints that index upright and the two agree.  When each corner, turned,
+        names the other's card, or both name a card, a 6 and a 9 (the 6 and 9 of
+        diamonds on such a deck read the same either way), nothing is
+        reconciled: the frame stays unsure.
+        """
+        first, second = votes
+        if not first.problem and not second.problem and (
+            first.card == second.card
+            or {first.card[0], second.card[0]} == set(TURNS_INTO_ANOTHER)
+        ):
+            # the same card; or a 6 and a 9, each of which may be the other
+            # upside down (which one the deck prints upright, two sure corners
+            # cannot say: a turned read that fails on one of them fails by noise)
+            return votes
+        agree_with = []  # (which corner is read turned, its turned vote)
+        for k, (named, other) in enumerate(((first, second), (second, first))):
+            if named.problem or not (other.problem == "" or _contradicts(other, named.card)):
+                continue
+            turned = self._vote(glyphs[1 - k].turned())
+            if not turned.problem and turned.card == named.card:
+                agree_with.append((1 - k, turned))
+        if len(agree_with) != 1:
+            return votes
+        k, turned = agree_with[0]
+        out = list(votes)
+        out[k] = turned
+        return out
+
     def decide(self, corners: Iterable[IndexGlyphs | None]) -> Reading:
         """The reading from a card's index corners, taken lazily in order (None: a
         corner showing no index); stops early after a sure corner.  Split out of
@@ -392,14 +431,22 @@ class Recognizer:
         Besides the answer, the reading carries each corner's evidence summed
         (for fusing frames) and, when unsure, the likeliest cards."""
         votes: list[_CornerVote] = []
+        read: list[IndexGlyphs] = []
         for g in corners:
             if g is None:
                 continue
             votes.append(self._vote(g))
-            if votes[-1].sure:
-                break  # a clear corner: the other one would only cost time
+            read.append(g)
+            if votes[-1].sure and votes[-1].card[0] not in TURNS_INTO_ANOTHER:
+                # A clear corner: the other one would only cost time.  Not so
+                # a clear 6 or 9: on a deck whose bottom index is printed
+                # upright (``IndexGlyphs.turned``) it may be the other rank
+                # seen upside down, and only the other corner can say so.
+                break
         if not votes:
             return Reading(None, 0.0, "no index visible", corners=0)
+        if len(votes) == 2:
+            votes = self._reconcile(votes, read)
         good = [v for v in votes if not v.problem]
         parts = [v.evidence for v in votes if v.evidence is not None]
         evidence = np.sum(parts, axis=0) if parts else None

@@ -108,8 +108,10 @@ class LooseFace:
 
 
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
-    """A deck by name: ``builtin``, ``builtin:<style>``, ``font:<Family>[/bold]``,
-    ``kde:<design>`` (kdegames-card-data-kf5) or a gnome-cards-data design."""
+    """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
+    (a built-in style with its index laid out as other decks print it),
+    ``font:<Family>[/bold]``, ``kde:<design>`` (kdegames-card-data-kf5) or a
+    gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -122,6 +124,14 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
 
         family, bold = parse_name(name)
         return FontDeck(family, bold=bold, width=width)
+    if name.startswith("layout:"):
+        from hardware_sim.cards.layouts import LAYOUTS, LayoutDeck
+
+        _, style, layout = [*name.split(":"), "", ""][:3]
+        if style not in STYLES or layout not in LAYOUTS:
+            raise ValueError(f"unknown layout deck {name!r}: layout:<style>:<layout>, style of "
+                             f"{sorted(STYLES)}, layout of {sorted(LAYOUTS)}")
+        return LayoutDeck(style, layout, width=width)
     if name.startswith("kde:"):
         from hardware_sim.cards.kdedeck import KdeDeck  # runs rsvg-convert
 
