@@ -57,7 +57,7 @@ from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
 from vision.profile import DeckProfile
-from vision.recognizer import Reading, Recognizer
+from vision.recognizer import TURNS_INTO_ANOTHER, Reading, Recognizer
 
 #: lead in nats the pass's summed evidence needs over the runner-up.  Chosen
 #: on validation designs only (builtin:modern, builtin:duplex, tango, plastic,
@@ -409,9 +409,16 @@ class PassFusion:
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
 
     def ready(self) -> bool:
-        return self._fusion.used >= self._fusion.min_frames and (
-            self._decide(final=False).card is not None
-        )
+        """Whether the card is decided before the pass is over.  A 6 or a 9
+        never is: on a deck that prints its bottom index upright
+        (``IndexGlyphs.turned``) the end that leads may show the other rank
+        upside down, and only all of the other end can outweigh it (a first
+        frame of it does not); the table waits for the rest of the pass, a
+        fraction of a second."""
+        if self._fusion.used < self._fusion.min_frames:
+            return False
+        card = self._decide(final=False).card
+        return card is not None and card[0] not in TURNS_INTO_ANOTHER
 
     def result(self) -> PassReading:
         d = self._decide(final=True)

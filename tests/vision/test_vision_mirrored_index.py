@@ -13,8 +13,10 @@ from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
 from hardware_sim.cards.layouts import LayoutDeck
 from vision.calibrate import card_glyphs
+from vision.in_shoe import InShoeReader, PassFusion
+from vision.in_shoe_pose import MIDDLE
 from vision.index import loop_height
-from vision.recognizer import Recognizer
+from vision.recognizer import Reading, Recognizer
 
 
 def test_the_layout_prints_the_bottom_index_upright_so_the_turned_corner_is_upside_down() -> None:
@@ -76,3 +78,38 @@ def test_a_six_and_a_nine_of_diamonds_that_read_the_same_either_way_stay_unsure(
             reading = rec.read(make_frame(deck, code, rng, preset="clean").image)
             assert reading.card is None, (code, reading)
             assert reading.reason == "the two corners disagree"
+
+
+def _sure(card: str, rival: str) -> Reading:
+    """A frame sure of ``card`` alone: 0 nats, ``rival`` -12, every other card
+    -30 (a lead of 12 over the frame margin of 7.5)."""
+    ev = np.full(len(CARD_CODES), -30.0)
+    ev[CARD_CODES.index(card)] = 0.0
+    ev[CARD_CODES.index(rival)] = -12.0
+    return Reading(card, 0.95, "", evidence=ev)
+
+
+def test_the_table_waits_for_the_second_end_of_a_six_or_nine_but_not_of_a_seven() -> None:
+    """Three sure frames of the leading end: 7D is decided at once (2 frames
+    put it first, a lead of 36 over the pass margin of 8); 9D is not, since on
+    a deck printing its bottom index upright that end may be a 6D upside down,
+    nor after the first frame of the other end (9D -12, 6D -24: a lead of 12,
+    enough to stop at had the table asked only for both ends).  Once the
+    card's middle and three frames of the other end saying 6D have passed, the
+    sums tie (9D 3 x 0 + 3 x -12 = -36, 6D the same): unsure, as it should be,
+    where stopping at the first end would have said 9D."""
+    seven = PassFusion(InShoeReader())
+    for _ in range(3):
+        seven.add(_sure("7D", "7H"))
+    assert seven.ready() and seven.result().card == "7D"
+
+    nine = PassFusion(InShoeReader())
+    for _ in range(3):
+        nine.add(_sure("9D", "6D"))
+        assert not nine.ready()
+    for _ in range(3):
+        nine.add(Reading(None, 0.0, MIDDLE))
+    for _ in range(3):
+        nine.add(_sure("6D", "9D"))
+        assert not nine.ready()
+    assert nine.result().card is None
