@@ -22,7 +22,9 @@ from hardware_sim.cards._img import Image
 from hardware_sim.cards.shapes import Color, draw_shape
 
 #: layout -> (style changes, corners drawn); corners: "tl", "br" (turned),
-#: "tr" (upright, against the right edge), "bl" (turned)
+#: "tr" (upright, against the right edge), "bl" (turned), "br_up" (upright,
+#: against the right edge, its suit sign's bottom ``index_y`` above the bottom
+#: edge: a deck that prints the same index at both ends without turning it)
 LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
     "standard": ({}, ("tl", "br")),
     "top_right": ({}, ("tr",)),
@@ -34,6 +36,7 @@ LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
               "index_x": 0.0, "index_y": 0.03}, ("tl", "br")),
     "edge_top_right": ({"index_height": 0.2, "index_pip": 0.12, "index_max_width": 0.22,
                         "index_x": 0.0, "index_y": 0.03}, ("tr",)),
+    "upright_bottom": ({}, ("tl", "br_up")),
 }
 
 
@@ -46,10 +49,13 @@ def _draw_index(img: Image, label: str, suit: str, color: Color, st: b.CardStyle
     ph = st.index_pip * w
     for corner in corners:
         turn = corner in ("br", "bl")
-        right = corner in ("tr", "bl")  # "bl" turned is the top-right of the turned card
+        # ("bl" turned is the top-right of the turned card)
+        right = corner in ("tr", "bl", "br_up")
         view = np.ascontiguousarray(img[::-1, ::-1]) if turn else img
         x0 = w - round(st.index_x * w) - col_w if right else round(st.index_x * w)
         y0 = round(st.index_y * w)
+        if corner == "br_up":  # rank, gap and suit sign end index_y above the bottom
+            y0 = round(img.shape[0] - st.index_y * w - 1.12 * gh - ph)
         b._blend(view, glyph, x0 + (col_w - glyph.shape[1]) // 2, y0, color)
         draw_shape(view, suit, (x0 + col_w / 2, y0 + gh + 0.12 * gh + ph / 2), ph,
                      {"main": color})
