@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hardware_sim.cards import builtin as b
+import hardware_sim.cards.builtin as b
 from hardware_sim.cards._img import Image
 from hardware_sim.cards.shapes import Color, draw_shape
 
