@@ -29,11 +29,16 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 def card_glyphs(image: Image) -> list[IndexGlyphs]:
-    """Both index corners of the card in ``image`` (those that could be read)."""
+    """Both index corners of the card in ``image`` (those that could be read),
+    each the way up its index is printed (``Recognizer.as_printed``, by the
+    generic classifier: there is no profile yet)."""
+    from vision.recognizer import Recognizer
+
     det = find_card(image)
     if det is None:
         return []
-    return [g for g in card_corners(image, det.quad) if g is not None]
+    generic = Recognizer()
+    return [generic.as_printed(g) for g in card_corners(image, det.quad) if g is not None]
 
 
 def find_calibration_images(folder: str | Path) -> dict[str, Path]:

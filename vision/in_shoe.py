@@ -55,7 +55,15 @@ from vision.evidence import (
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
-from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_corner
+from vision.index import (
+    CARD_H,
+    CARD_W,
+    CROP_H,
+    CROP_W,
+    IndexGlyphs,
+    read_corner,
+    runs_outside,
+)
 from vision.profile import DeckProfile
 from vision.recognizer import TURNS_INTO_ANOTHER, Reading, Recognizer
 
@@ -200,7 +208,9 @@ class InShoeReader:
                 partial = True
                 continue
             read = read or g is not None
-            yield g
+            # (the window goes with the glyphs: a reading the other way up
+            # must not take a mark it cuts either)
+            yield g if g is None or inside is None else replace(g, inside=inside)
         if partial and not read:
             raise _Partial
 
@@ -301,12 +311,7 @@ def looks_in_shoe(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SH
 def _runs_outside(g: IndexGlyphs, inside: npt.NDArray[np.uint8]) -> bool:
     """Whether the index's box, one pixel wider all round, reaches the part of
     the patch outside the window (``inside`` 0): its ink may go on there."""
-    if g.box is None:
-        return False
-    x0, y0, x1, y1 = g.box
-    h, w = inside.shape
-    area = inside[max(y0 - 1, 0) : min(y1 + 1, h), max(x0 - 1, 0) : min(x1 + 1, w)]
-    return bool(area.size) and int(area.min()) == 0
+    return runs_outside(g.box, inside)
 
 
 class _Partial(Exception):
@@ -411,7 +416,7 @@ class PassFusion:
     def ready(self) -> bool:
         """Whether the card is decided before the pass is over.  A 6 or a 9
         never is: on a deck that prints its bottom index upright
-        (``IndexGlyphs.turned``) the end that leads may show the other rank
+        (``IndexGlyphs.turned_in_place``) the end that leads may show the other rank
         upside down, and only all of the other end can outweigh it (a first
         frame of it does not); the table waits for the rest of the pass, a
         fraction of a second."""

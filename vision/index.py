@@ -65,6 +65,16 @@ class IndexGlyphs:
     #: ``(x0, y0, x1, y1)`` px, end exclusive: where its ink lies, so a reader
     #: that painted part of the patch can tell a glyph cut by that paint
     box: tuple[int, int, int, int] | None = field(default=None, compare=False)
+    #: the corner patch it was read from and its number, so that a corner
+    #: whose read makes no sense can be read again the other way up
+    #: (:func:`read_other_way`: a deck that prints the index upright at both ends)
+    patch: npt.NDArray[np.uint8] | None = field(default=None, compare=False, repr=False)
+    corner: int = field(default=0, compare=False)
+    #: read with the rank and suit each taken as turned half a turn
+    turned: bool = field(default=False, compare=False)
+    #: where the in-shoe camera's window is in ``patch`` (1 inside; None: all
+    #: of it): a reading the other way up must not take a mark cut by it
+    inside: npt.NDArray[np.uint8] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def rank(self) -> FloatArray:
@@ -76,7 +86,7 @@ class IndexGlyphs:
     def suit(self) -> FloatArray:
         return _feature(self.suit_ink)[0]
 
-    def turned(self) -> IndexGlyphs:
+    def turned_in_place(self) -> IndexGlyphs:
         """The same index with each glyph turned half a turn where it stands.
 
         Some decks print the bottom index upright, the top one's mirror image
@@ -114,13 +124,17 @@ def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray
     return [corner_patch(frame, quad, k) for k in (0, 1)]
 
 
-def read_corner(patch: npt.NDArray[np.uint8], corner: int) -> IndexGlyphs | None:
+def read_corner(
+    patch: npt.NDArray[np.uint8], corner: int, *, turned: bool = False
+) -> IndexGlyphs | None:
     """:func:`read_patch` of corner patch ``corner``.  A right-hand corner (2, 3)
     is searched mirrored, so the index is looked for against the card's edge
-    as on the left, and its glyphs are turned back the right way round."""
+    as on the left, and its glyphs are turned back the right way round.
+    ``turned``: read the index as printed the other way up (see ``read_patch``)."""
     if corner < 2:
-        return read_patch(patch)
-    g = read_patch(np.ascontiguousarray(patch[:, ::-1]))
+        g = read_patch(patch, turned=turned)
+        return None if g is None else replace(g, corner=corner)
+    g = read_patch(np.ascontiguousarray(patch[:, ::-1]), turned=turned)
     if g is None:
         return None
     box = g.box
@@ -128,7 +142,38 @@ def read_corner(patch: npt.NDArray[np.uint8], corner: int) -> IndexGlyphs | None
         width = patch.shape[1]
         box = (width - box[2], box[1], width - box[0], box[3])
     return replace(g, rank_ink=np.ascontiguousarray(g.rank_ink[:, ::-1]),
-                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]), box=box)
+                   suit_ink=np.ascontiguousarray(g.suit_ink[:, ::-1]), box=box,
+                   patch=patch, corner=corner)
+
+
+def read_other_way(g: IndexGlyphs) -> IndexGlyphs | None:
+    """The corner ``g`` was read from, read again the other way up: its
+    topmost mark taken as a suit sign turned half a turn and the mark below
+    as the rank, turned too.  A deck that prints the index upright at the
+    bottom-right (rank above suit against the bottom edge) shows it so in
+    the turned corner patch; read the usual way, its suit sign passes for the
+    rank.  None when ``g`` keeps no patch or the patch splits no such way."""
+    if g.patch is None:
+        return None
+    other = read_corner(g.patch, g.corner, turned=not g.turned)
+    if other is None or g.inside is None:
+        return other
+    if runs_outside(other.box, g.inside):
+        return None
+    return replace(other, inside=g.inside)
+
+
+def runs_outside(
+    box: tuple[int, int, int, int] | None, inside: npt.NDArray[np.uint8]
+) -> bool:
+    """Whether an index's box, one pixel wider all round, reaches the part of
+    the patch outside the window (``inside`` 0): its ink may go on there."""
+    if box is None:
+        return False
+    x0, y0, x1, y1 = box
+    h, w = inside.shape
+    area = inside[max(y0 - 1, 0) : min(y1 + 1, h), max(x0 - 1, 0) : min(x1 + 1, w)]
+    return bool(area.size) and int(area.min()) == 0
 
 
 def card_corners(
@@ -311,16 +356,11 @@ def _boxes(
     return np.asarray(labels, np.int32), boxes
 
 
-def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
-    """The rank's blob labels and the suit's box: the topmost mark near the corner,
-    and the next mark below it."""
-    cands = [b for b in boxes if b[3] >= 8 and b[0] < 0.45 * CROP_W and b[1] < 0.4 * CROP_H]
-    if not cands:
-        return None
-    rank = min(cands, key=lambda b: b[1])
+def _join_line(boxes: list[_Box], rank: _Box) -> tuple[list[int], tuple[int, int, int, int]]:
+    """The rank's blob labels and box: ``rank`` joined with the other halves of
+    "10" and any broken strokes sharing its line."""
     rx0, ry0, rx1, ry1 = rank[0], rank[1], rank[0] + rank[2], rank[1] + rank[3]
     rank_labels = [rank[4]]
-    # Join the other halves of "10" and any broken strokes sharing the rank's line.
     # (The tests are the same as ``overlap >= 0.6 * min(rh, bh) and gap <= 0.5 * rh
     # and 0.4 * rh <= bh <= 1.25 * rh and width <= 1.45 * max(rh, bh)``, cheapest
     # first, with conditional expressions for min and max: this loop runs for
@@ -343,6 +383,40 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
                 continue
             rank_labels.append(label)
             rx0, ry0, rx1, ry1 = min(rx0, bx0), min(ry0, by0), max(rx1, bx1), max(ry1, by1)
+    return rank_labels, (rx0, ry0, rx1, ry1)
+
+
+def _split_turned(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
+    """``_split`` for an index printed the other way up in the patch: the suit
+    sign is the topmost mark near the corner and the rank is the next mark
+    below it (with the marks sharing its line), no further below it than
+    ``_split`` allows between a rank and its suit sign."""
+    cands = [b for b in boxes if b[3] >= 5 and b[0] < 0.45 * CROP_W and b[1] < 0.4 * CROP_H]
+    if not cands:
+        return None
+    suit = min(cands, key=lambda b: b[1])
+    sx0, sy0, sx1, sy1 = suit[0], suit[1], suit[0] + suit[2], suit[1] + suit[3]
+    for b in sorted(boxes, key=lambda b: b[1]):
+        if b[4] == suit[4]:
+            continue
+        bx0, by0, bx1 = b[0], b[1], b[0] + b[2]
+        if by0 < sy1 - 0.2 * (sy1 - sy0) or min(bx1, sx1) - max(bx0, sx0) <= 0:
+            continue
+        if b[3] < 8 or by0 - sy1 > 1.2 * b[3]:
+            continue
+        rank_labels, _ = _join_line([x for x in boxes if x[4] != suit[4]], b)
+        return rank_labels, suit
+    return None
+
+
+def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
+    """The rank's blob labels and the suit's box: the topmost mark near the corner,
+    and the next mark below it."""
+    cands = [b for b in boxes if b[3] >= 8 and b[0] < 0.45 * CROP_W and b[1] < 0.4 * CROP_H]
+    if not cands:
+        return None
+    rank = min(cands, key=lambda b: b[1])
+    rank_labels, (rx0, ry0, rx1, ry1) = _join_line(boxes, rank)
     if JOIN_STACKED and len(rank_labels) == 1 and ry1 - ry0 < 0.8 * (rx1 - rx0):
         # No rank is wider than tall on its own: a squat top mark is the bar of a
         # "5" or "7" that blur or a thin typeface broke off its body, and the body
@@ -392,9 +466,11 @@ def _ink_mask(minch: npt.NDArray[np.uint8], thr: float) -> npt.NDArray[np.uint8]
     )
 
 
-def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
+def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGlyphs | None:
     """Split one upright index patch (BGR, or BGRA: alpha ignored) into glyphs;
-    None when it shows no index."""
+    None when it shows no index.  ``turned``: the index in the patch is taken
+    as printed the other way up (``_split_turned``), and its glyphs are
+    turned half a turn back upright."""
     b, g, r = cv2.split(patch)[:3]
     raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     if _too_dark(raw):
@@ -415,7 +491,7 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
         if got is None:
             continue
         labels, boxes = got
-        found = _split(boxes)
+        found = _split_turned(boxes) if turned else _split(boxes)
         if found is not None:
             break
     if found is None:
@@ -441,6 +517,9 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     )
     rank_ink = _masked(ink, rank_mask, ry0 - uy0, ry1 - uy0, rx0 - ux0, rx1 - ux0)
     suit_ink = _masked(ink, suit_mask, sy0 - uy0, sy1 - uy0, sx0 - ux0, sx1 - ux0)
+    if turned:
+        rank_ink = np.ascontiguousarray(rank_ink[::-1, ::-1])
+        suit_ink = np.ascontiguousarray(suit_ink[::-1, ::-1])
     (rh, rw), sh = rank_ink.shape, suit_ink.shape[0]
     # Ink colour relative to the paper's own colour right around the index, under
     # the same light (a glare spot elsewhere in the corner would tint it).
@@ -467,6 +546,8 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
         rank_ink=rank_ink,
         suit_ink=suit_ink,
         box=(ux0, uy0, ux1, uy1),
+        patch=patch,
+        turned=turned,
     )
 
 

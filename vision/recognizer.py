@@ -27,6 +27,7 @@ from vision.index import (
     card_corners,
     corner_patches,
     loop_height,
+    read_other_way,
     read_patch,
 )
 from vision.pips import BodyReading, index_box_in_card, read_body
@@ -341,6 +342,37 @@ class Recognizer:
             self._ink = (colours, table)
         return table
 
+    def _corner(self, g: IndexGlyphs) -> tuple[IndexGlyphs, _CornerVote]:
+        """Corner ``g``'s vote, or, when the corner read the other way up
+        (``read_other_way``) is accepted on its own, those glyphs and their vote.
+
+        The geometry decides which way up an index is printed: read the usual
+        way, rank above suit at the card's corner; read the other way, suit
+        sign turned above rank turned.  Only one of the two can give a
+        standard rank over a standard suit sign whose ink fits it and, for a
+        6 or 9, whose loop sits where the glyph says.  Asked only of a corner
+        whose usual reading already failed for a reason that an index printed
+        the other way up gives (``OTHER_WAY_UP``), so every other corner is
+        read exactly as before."""
+        vote = self._vote(g)
+        if vote.problem and (
+            vote.problem in OTHER_WAY_UP
+            or (self.profile is not None and self._classify(g).problem in OTHER_WAY_UP)
+        ):
+            other = read_other_way(g)
+            if other is not None:
+                turned = self._vote(other)
+                if not turned.problem:
+                    return other, turned
+        return g, vote
+
+    def as_printed(self, g: IndexGlyphs) -> IndexGlyphs:
+        """Corner ``g``'s glyphs the way up its index is printed (see
+        ``_corner``): what calibration learns a deck's templates from, so a
+        deck with an upright index at the bottom-right does not teach its
+        turned suit signs as ranks."""
+        return self._corner(g)[0]
+
     def read(self, frame: npt.NDArray[np.uint8], *, look_at: Quad | None = None) -> Reading:
         """Read the card in ``frame``.
 
@@ -394,7 +426,7 @@ class Recognizer:
 
         When one corner names a card and the other speaks against it, the
         other is read again with its glyphs turned where they stand
-        (``IndexGlyphs.turned``); if it then names the same card, the deck
+        (``IndexGlyphs.turned_in_place``); if it then names the same card, the deck
         prints that index upright and the two agree.  When each corner, turned,
         names the other's card, or both name a card, a 6 and a 9 (the 6 and 9 of
         diamonds on such a deck read the same either way), nothing is
@@ -413,7 +445,7 @@ class Recognizer:
         for k, (named, other) in enumerate(((first, second), (second, first))):
             if named.problem or not (other.problem == "" or _contradicts(other, named.card)):
                 continue
-            turned = self._vote(glyphs[1 - k].turned())
+            turned = self._vote(glyphs[1 - k].turned_in_place())
             if not turned.problem and turned.card == named.card:
                 agree_with.append((1 - k, turned))
         if len(agree_with) != 1:
@@ -435,12 +467,13 @@ class Recognizer:
         for g in corners:
             if g is None:
                 continue
-            votes.append(self._vote(g))
-            read.append(g)
-            if votes[-1].sure and votes[-1].card[0] not in TURNS_INTO_ANOTHER:
+            used, vote = self._corner(g)
+            votes.append(vote)
+            read.append(used)
+            if vote.sure and vote.card[0] not in TURNS_INTO_ANOTHER:
                 # A clear corner: the other one would only cost time.  Not so
                 # a clear 6 or 9: on a deck whose bottom index is printed
-                # upright (``IndexGlyphs.turned``) it may be the other rank
+                # upright (``IndexGlyphs.turned_in_place``) it may be the other rank
                 # seen upside down, and only the other corner can say so.
                 break
         if not votes:
@@ -510,6 +543,16 @@ def _loop_says(g: IndexGlyphs) -> str | None:
 
 #: the reason of a corner whose 6 or 9 the index's geometry contradicts
 _FLIPPED = "6 or 9: the index's geometry disagrees with the glyph"
+#: a corner's problems that an index printed upright at the bottom-right, so
+#: upside down in the turned corner patch, gives: its suit sign taken for the
+#: rank (not a standard rank), a turned heart taken for a spade (ink of the
+#: wrong colour), a turned 6 (a 9 by its loop) that the glyph calls a 6.
+#: Such a corner is read the other way up too (``Recognizer._other_way_up``).
+OTHER_WAY_UP = frozenset({
+    "not a standard index (another kind of deck?)",
+    "ink colour does not match the suit",
+    _FLIPPED,
+})
 
 
 def _six_or_nine(

@@ -38,11 +38,14 @@ _KEY_MODULES = (
     "hardware_sim.cards.gnome",
     "hardware_sim.cards.fontdeck",
     "hardware_sim.cards.truetype",
+    "hardware_sim.cards.layouts",
     "hardware_sim.camera.frames",
     "vision.calibrate",
     "vision.detect",
     "vision.index",
     "vision.profile",
+    # calibration reads a corner the other way up by the recogniser's rule
+    "vision.recognizer",
 )
 
 _lock = threading.Lock()

@@ -15,7 +15,9 @@ Names: ``builtin`` / ``builtin:<style>`` (styles in
 :data:`hardware_sim.cards.builtin.STYLES`), ``font:<Family>`` or
 ``font:<Family>/bold`` (:mod:`hardware_sim.cards.fontdeck`; the family must be
 installed, else :class:`~hardware_sim.cards.truetype.FontMissing` names its
-Debian package), ``kde:<design>`` (KDE's decks, :mod:`hardware_sim.cards.kdedeck`;
+Debian package), ``layout:<style>:<layout>`` (a built-in style with the index
+laid out as :data:`hardware_sim.cards.layouts.LAYOUTS` says), ``kde:<design>``
+(KDE's decks, :mod:`hardware_sim.cards.kdedeck`;
 :class:`~hardware_sim.cards.kdedeck.KdeDecksMissing` names the package if they
 are not installed) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
 """
@@ -119,19 +121,19 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
         if style not in STYLES:
             raise ValueError(f"unknown built-in style {style!r}; choose from {sorted(STYLES)}")
         return BuiltinDeck(style, width=width)
+    if name.startswith("layout:"):
+        from hardware_sim.cards.layouts import LAYOUTS, LayoutDeck
+
+        style, _, layout = name.split(":", 1)[1].partition(":")
+        if style not in STYLES or layout not in LAYOUTS:
+            raise ValueError(f"unknown layout deck {name!r}: layout:<style>:<layout>, styles "
+                             f"{sorted(STYLES)}, layouts {sorted(LAYOUTS)}")
+        return LayoutDeck(style, layout, width=width)
     if name.startswith("font:"):
         from hardware_sim.cards.fontdeck import FontDeck, parse_name  # runs fc-list, rsvg-convert
 
         family, bold = parse_name(name)
         return FontDeck(family, bold=bold, width=width)
-    if name.startswith("layout:"):
-        from hardware_sim.cards.layouts import LAYOUTS, LayoutDeck
-
-        _, style, layout = [*name.split(":"), "", ""][:3]
-        if style not in STYLES or layout not in LAYOUTS:
-            raise ValueError(f"unknown layout deck {name!r}: layout:<style>:<layout>, style of "
-                             f"{sorted(STYLES)}, layout of {sorted(LAYOUTS)}")
-        return LayoutDeck(style, layout, width=width)
     if name.startswith("kde:"):
         from hardware_sim.cards.kdedeck import KdeDeck  # runs rsvg-convert
 

@@ -22,8 +22,11 @@ from hardware_sim.cards._img import Image
 from hardware_sim.cards.shapes import Color, draw_shape
 
 #: layout -> (style changes, corners drawn); corners: "tl", "br" (turned),
-#: "tr" (upright, against the right edge), "bl" (turned), "br_mirror" (where
-#: "br" is, suit over rank, upright)
+#: "tr" (upright, against the right edge), "bl" (turned), "br_up" (upright,
+#: against the right edge, its suit sign's bottom ``index_y`` above the bottom
+#: edge: a deck that prints the same index at both ends without turning it),
+#: "br_mirror" (where "br" is, suit over rank, upright: the top-left's mirror
+#: image top to bottom)
 LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
     "standard": ({}, ("tl", "br")),
     "top_right": ({}, ("tr",)),
@@ -35,6 +38,7 @@ LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
               "index_x": 0.0, "index_y": 0.03}, ("tl", "br")),
     "edge_top_right": ({"index_height": 0.2, "index_pip": 0.12, "index_max_width": 0.22,
                         "index_x": 0.0, "index_y": 0.03}, ("tr",)),
+    "upright_bottom": ({}, ("tl", "br_up")),
     # the bottom-right index the top-left's mirror image top to bottom: suit
     # sign over rank, both upright (turned with the card, it looks like an
     # index in its usual place with both glyphs upside down: a 6 over a heart
@@ -52,12 +56,15 @@ def _draw_index(img: Image, label: str, suit: str, color: Color, st: b.CardStyle
     ph = st.index_pip * w
     for corner in corners:
         turn = corner in ("br", "bl", "br_mirror")
-        right = corner in ("tr", "bl")  # "bl" turned is the top-right of the turned card
+        # ("bl" turned is the top-right of the turned card)
+        right = corner in ("tr", "bl", "br_up")
         # "br_mirror": placed as "br", each glyph turned back upright on the card
         upright = corner == "br_mirror"
         view = np.ascontiguousarray(img[::-1, ::-1]) if turn else img
         x0 = w - round(st.index_x * w) - col_w if right else round(st.index_x * w)
         y0 = round(st.index_y * w)
+        if corner == "br_up":  # rank, gap and suit sign end index_y above the bottom
+            y0 = round(img.shape[0] - st.index_y * w - 1.12 * gh - ph)
         b._blend(view, glyph[::-1, ::-1] if upright else glyph,
                  x0 + (col_w - glyph.shape[1]) // 2, y0, color)
         draw_shape(view, suit, (x0 + col_w / 2, y0 + gh + 0.12 * gh + ph / 2), ph,

@@ -30,11 +30,11 @@ def test_the_layout_prints_the_bottom_index_upright_so_the_turned_corner_is_upsi
         loops = sorted(loop_height(g.rank_ink) or 0.5 for g in corners)
         assert len(corners) == 2 and loops[0] < 0.5 < loops[1], (code, loops)
         for g in corners:
-            before, after = loop_height(g.rank_ink), loop_height(g.turned().rank_ink)
+            before, after = loop_height(g.rank_ink), loop_height(g.turned_in_place().rank_ink)
             assert before is not None and after is not None
             assert (before > 0.5) != (after > 0.5), (code, before, after)
-            assert np.array_equal(g.turned().turned().rank_ink, g.rank_ink)
-            assert np.array_equal(g.turned().turned().suit_ink, g.suit_ink)
+            assert np.array_equal(g.turned_in_place().turned_in_place().rank_ink, g.rank_ink)
+            assert np.array_equal(g.turned_in_place().turned_in_place().suit_ink, g.suit_ink)
         for g in card_glyphs(LayoutDeck("duplex").face(code)):
             assert (loop_height(g.rank_ink) or 0) > 0.5, code
 
