@@ -58,7 +58,10 @@ BUILTIN_BLOCKS = [
         ("blackout", 10),
     )
 ]
-GNOME_DECKS = ("anglo", "paris", "anglo_modern_4_color", "swiss-xvii")
+#: tuning designs only (``vision_split``): a four-colour deck of a training
+#: family and a German training deck with B/D/K courts stand for the
+#: held-out ``anglo_modern_4_color`` and ``swiss-xvii`` this list once read
+GNOME_DECKS = ("anglo", "paris", "neoclassical_4_color", "berlin")
 GNOME_BLOCKS = [
     ("normal", "card", 80),
     ("normal", "finger", 15),
