@@ -130,8 +130,11 @@ KDE_HELD_OUT_NEGATIVE = ("kde:xskat-german", "kde:xskat-french")
 #: both of its layouts at once (a big "4" over the pips) outside the page's CSS;
 #: ``deck-of-cards`` 0.1.8: Aguilar's faces with no rank index (the page draws
 #: it), a layout the reader does not handle and whose right answer is unclear
-#: (the pips still count a number card); ``react-playing-cards`` 0.6.3: cards
-#: built by HTML and CSS in the browser, no card image in the package.
+#: (the pips still count a number card); ``react-playing-cards`` 0.6.3 and
+#: ``@auroratide/playing-card`` 0.1.1: cards built by HTML and CSS in the browser,
+#: no card image in the package; ``@adamfratino/playing-cards`` 0.1.1: 4:5 icons,
+#: a big rank alone top-left and one suit sign bottom-right (like KDE's oxygen,
+#: a layout the reader does not handle).
 #: Kept: ``cardsjs`` (cardsJS 1.1.1, MIT; art LGPL-3.0, Chris Aguilar's
 #: Vectorized Playing Cards 1.3): standard A 2..10 J Q K indices in French suits,
 #: top-left and turned bottom-right, a serif "10".  No negatives.
