@@ -9,6 +9,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run  # list the fresh group
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
     .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run    # list the KDE group
+    .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run    # list the npm group
     .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
     .venv/bin/python benchmarks/in_shoe_bench.py --jobs 2         # two processes, the same readings
 
@@ -41,6 +42,9 @@ installed and, if not, prints the ``apt-get install`` line and stops
 ``--kde`` reads the third, ``vision_split.KDE_HELD_OUT`` (KDE's decks, Debian
 ``kdegames-card-data-kf5``, new art only; made 2026-12-02, to be read once),
 after checking that the package is installed (else it prints the ``apt-get``
+line and stops).  ``--npm`` reads the fourth, ``vision_split.NPM_HELD_OUT``
+(card art from npm packages, pinned; made 2026-12-03, to be read once), after
+checking that the packages are installed (else it prints the ``npm install``
 line and stops).
 """
 
@@ -63,9 +67,11 @@ from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
     HELD_OUT,
     KDE_HELD_OUT,
+    NPM_HELD_OUT,
     describe,
     require_fonts,
     require_kde,
+    require_npm,
     standard_codes,
 )
 
@@ -283,6 +289,12 @@ def main() -> None:
         help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
         "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
     )
+    which.add_argument(
+        "--npm",
+        action="store_true",
+        help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
+        "at the end); stops with the npm install line if their packages are missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
@@ -312,11 +324,13 @@ def main() -> None:
     if not set(presets) <= set(SHOES):
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")
     designs = (
-        FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde else HELD if args.held_out
+        FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde
+        else NPM_HELD_OUT if args.npm else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     require_fonts(designs)
     require_kde(designs)
+    require_npm(designs)
     print(
         f"designs: {', '.join(designs)}; presets {', '.join(presets)}; "
         f"{args.passes} passes each, seed {args.seed}; "

@@ -8,6 +8,7 @@ evidence fused across frames (``vision.evidence.FrameFusion``).
     .venv/bin/python benchmarks/vision_fuse.py --fresh --dry-run   # list the fresh group
     .venv/bin/python benchmarks/vision_fuse.py --fresh             # ONCE: the fresh font decks
     .venv/bin/python benchmarks/vision_fuse.py --kde --dry-run     # list the KDE group
+    .venv/bin/python benchmarks/vision_fuse.py --npm --dry-run     # list the npm group
 
 For each design and card, the simulated table camera (``SimCamera``, preset
 ``hard`` by default: one shot per card, fresh sensor noise per frame) shows
@@ -26,6 +27,9 @@ installed and, if not, prints the ``apt-get install`` line and stops
 ``--kde`` reads the third, ``vision_split.KDE_HELD_OUT`` (KDE's decks, Debian
 ``kdegames-card-data-kf5``, new art only; made 2026-12-02, to be read once),
 after checking that the package is installed (else it prints the ``apt-get``
+line and stops).  ``--npm`` reads the fourth, ``vision_split.NPM_HELD_OUT``
+(card art from npm packages, pinned; made 2026-12-03, to be read once), after
+checking that the packages are installed (else it prints the ``npm install``
 line and stops).
 """
 
@@ -47,10 +51,12 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
     KDE_HELD_OUT,
+    NPM_HELD_OUT,
     describe,
     open_design,
     require_fonts,
     require_kde,
+    require_npm,
     standard_codes,
 )
 
@@ -154,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
         "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
     )
+    which.add_argument(
+        "--npm",
+        action="store_true",
+        help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
+        "at the end); stops with the npm install line if their packages are missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
@@ -182,9 +194,12 @@ def main(argv: list[str] | None = None) -> int:
         args.designs = ",".join(FRESH_HELD_OUT)
     if args.kde:
         args.designs = ",".join(KDE_HELD_OUT)
+    if args.npm:
+        args.designs = ",".join(NPM_HELD_OUT)
     designs = tuple(args.designs.split(","))
     require_fonts(designs)
     require_kde(designs)
+    require_npm(designs)
     if args.dry_run:
         print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
         print("\n".join(describe(designs)))

@@ -10,7 +10,9 @@
 # Also installs kdegames-card-data-kf5, KDE's card decks: the third held-out
 # group (vision_split.py KDE_HELD_OUT, read by `--kde`), never installed while
 # anything was trained or tuned.
-# Then lists the group (a dry run: nothing is drawn or read).
+# And the npm card packages (pinned, into .cache/cards): the fourth held-out
+# group (vision_split.py NPM_HELD_OUT, read by `--npm`).
+# Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
+command -v npm >/dev/null || { echo "missing npm (as root: apt-get install nodejs npm)" >&2; exit 1; }
+npm install --silent --no-audit --no-fund --prefix .cache/cards \
+    cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
+    @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
+
 [ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh first" >&2; exit 1; }
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run

@@ -49,6 +49,21 @@ if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/
     npm install --silent --no-audit --no-fund --prefix .cache/axe "axe-core@4"
 fi
 
+# Card art from npm (hardware_sim/cards/npmdeck.py, pinned as in its Package
+# entries): tests/hardware_sim/test_npmdeck.py draws npm:<design> decks from it
+# (never read by the vision tests: cardsJS is the npm held-out group).
+npm_cards=(cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0
+           @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8)
+if command -v npm >/dev/null; then
+    for spec in "${npm_cards[@]}"; do
+        meta=".cache/cards/node_modules/${spec%@*}/package.json"
+        if ! grep -q "\"version\": *\"${spec##*@}\"" "$meta" 2>/dev/null; then
+            npm install --silent --no-audit --no-fund --prefix .cache/cards "${npm_cards[@]}"
+            break
+        fi
+    done
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 

@@ -19,7 +19,9 @@ Debian package), ``layout:<style>:<layout>`` (a built-in style with the index
 laid out as :data:`hardware_sim.cards.layouts.LAYOUTS` says), ``kde:<design>``
 (KDE's decks, :mod:`hardware_sim.cards.kdedeck`;
 :class:`~hardware_sim.cards.kdedeck.KdeDecksMissing` names the package if they
-are not installed) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
+are not installed), ``npm:<design>`` (card art from npm packages,
+:mod:`hardware_sim.cards.npmdeck`; :class:`~hardware_sim.cards.npmdeck.NpmDecksMissing`
+gives the ``npm install`` line) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
 """
 
 from __future__ import annotations
@@ -112,8 +114,8 @@ class LooseFace:
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
     """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
     (a built-in style with its index laid out as other decks print it),
-    ``font:<Family>[/bold]``, ``kde:<design>`` (kdegames-card-data-kf5) or a
-    gnome-cards-data design."""
+    ``font:<Family>[/bold]``, ``kde:<design>`` (kdegames-card-data-kf5),
+    ``npm:<design>`` (card art from npm packages) or a gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -138,6 +140,10 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
         from hardware_sim.cards.kdedeck import KdeDeck  # runs rsvg-convert
 
         return KdeDeck(name, width=width)
+    if name.startswith("npm:"):
+        from hardware_sim.cards.npmdeck import NpmDeck  # runs rsvg-convert
+
+        return NpmDeck(name, width=width)
     from hardware_sim.cards.gnome import GnomeDeck  # only when asked: runs rsvg-convert
 
     return GnomeDeck(name, width=width)

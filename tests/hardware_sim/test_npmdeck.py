@@ -1,0 +1,207 @@
+"""Card art from npm packages (``npm:<design>``) rendered through rsvg-convert.
+
+``scripts/test.sh`` installs the pinned packages into ``.cache/cards``, so
+these tests do not skip when they are missing: they fail, naming the install
+line.  Two designs are rendered, once per module into one cache: ``kennard``
+(one SVG per card; gnome anglo_poker's art) and ``svg-cards`` (one PNG per
+card; gnome bellot's art).  Neither is in ``vision_split.NPM_HELD_OUT``, whose
+design is never rendered here; nothing here runs the recogniser.  Expected
+values come from the printed cards, not from the code under test: hearts and
+diamonds are printed in red, clubs and spades in black; an ace of spades is a
+black pip on white paper; a 7 prints its seventh pip above the centre, so more
+of its pips' ink is in the upper half.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from hardware_sim.cards import CARD_CODES, Deck, npmdeck, open_deck
+
+WIDTH = 120
+SVG, PNG = "npm:kennard", "npm:svg-cards"
+
+
+def test_the_packages_are_installed_at_their_pinned_versions() -> None:
+    # not a skip: the test command installs them (scripts/test.sh)
+    assert npmdeck.missing() == [], f"install them: {npmdeck.install_line(npmdeck.missing())}"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("npm-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PONTOON_CACHE_DIR", str(folder))
+        yield folder
+
+
+@pytest.fixture(scope="module")
+def decks(cache: Path) -> dict[str, Deck]:
+    return {name: open_deck(name, width=WIDTH) for name in (SVG, PNG)}
+
+
+def red_ink(img: np.ndarray) -> np.ndarray:
+    b, g, r = (img[..., i].astype(int) for i in range(3))
+    return (r > g + 60) & (r > b + 60)
+
+
+def dark_ink(img: np.ndarray) -> np.ndarray:
+    return np.asarray(img.max(axis=2) < 90)
+
+
+def test_card_codes_map_to_the_packages_file_names() -> None:
+    # names as listed in each package's folder (ls node_modules/<package>/...)
+    d = npmdeck.DESIGNS
+    assert npmdeck.file_name(d["cardsjs"], "TC") == "TC.svg"
+    assert npmdeck.file_name(d["younestouati"], "QS") == "12s.svg"
+    assert npmdeck.file_name(d["younestouati"], "AD") == "1d.svg"
+    assert npmdeck.file_name(d["svg-cards"], "10C") == "club_10.png"
+    assert npmdeck.file_name(d["svg-cards"], "KH") == "heart_king.png"
+    assert npmdeck.file_name(d["kennard"], "7D") == "7D.svg"
+    assert npmdeck.file_name(d["deck-of-cards"], "AS") == "0_1.svg"   # 0 spades, 1 hearts,
+    assert npmdeck.file_name(d["deck-of-cards"], "QD") == "3_12.svg"  # 2 clubs, 3 diamonds
+    assert npmdeck.parse_name("npm:cardsjs") == "cardsjs"
+    with pytest.raises(ValueError, match="npm:<design>"):
+        npmdeck.parse_name("npm:")
+
+
+@pytest.mark.parametrize("name", sorted(npmdeck.DESIGNS))
+def test_every_catalogued_design_has_52_cards_and_a_back(name: str) -> None:
+    files = {npmdeck.card_file(name, c) for c in CARD_CODES}
+    assert len(files) == 52 and all(f.is_file() for f in files)
+    assert npmdeck.card_file(name, None).is_file()
+
+
+@pytest.mark.parametrize("name", [SVG, PNG])
+def test_52_distinct_faces_and_a_back(decks: dict[str, Deck], name: str) -> None:
+    deck = decks[name]
+    faces = {c: deck.face(c).astype(np.int16) for c in CARD_CODES}
+    shapes = {f.shape for f in faces.values()} | {deck.back().shape}
+    assert len(shapes) == 1, shapes  # one card size for the whole deck
+    h, w, ch = shapes.pop()
+    assert w == WIDTH and ch == 3 and 1.35 < h / w < 1.5  # portrait, poker size (63 x 88 mm)
+    codes = list(CARD_CODES)
+    for i, a in enumerate(codes):
+        for b in codes[i + 1:]:
+            assert np.abs(faces[a] - faces[b]).mean() > 1.0, (name, a, b)
+    back = deck.back().astype(np.int16)
+    assert min(np.abs(back - f).mean() for f in faces.values()) > 30, name
+    alpha = deck.mask("AS")
+    assert alpha.shape == (h, w)
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        assert alpha[y, x] < 128, (name, y, x)  # rounded corners
+    assert alpha[h // 2, w // 2] == 255 and alpha[h // 2, 2] == 255
+
+
+@pytest.mark.parametrize("name", [SVG, PNG])
+def test_the_ace_of_spades_is_dark_ink_on_light_paper(decks: dict[str, Deck], name: str) -> None:
+    img = decks[name].face("AS")
+    h, w = img.shape[:2]
+    m = w // 12
+    card = img[m: h - m, m: w - m]  # inside the outline (svg-cards draws a thick one)
+    light = card.min(axis=2) > 200
+    assert light.mean() > 0.8, name  # mostly white paper
+    ink = ~light
+    assert dark_ink(card)[ink].mean() > 0.6 and red_ink(card).sum() == 0, name
+    centre = img[h // 3: 2 * h // 3, w // 4: 3 * w // 4]  # the one pip, bigger than the index
+    assert dark_ink(centre).sum() > dark_ink(card).sum() / 2, name
+
+
+@pytest.mark.parametrize("name", [SVG, PNG])
+def test_index_ink_follows_the_suit(decks: dict[str, Deck], name: str) -> None:
+    deck = decks[name]
+    for code in CARD_CODES:
+        img = deck.face(code)
+        h, w = img.shape[:2]
+        index = img[: int(0.25 * h), : int(0.2 * w)]  # top-left index corner
+        if code[1] in "HD":
+            assert red_ink(index).sum() > 30, (name, code)
+        else:
+            assert red_ink(index).sum() < 10 and dark_ink(index).sum() > 30, (name, code)
+
+
+@pytest.mark.parametrize("name", [SVG, PNG])
+def test_faces_are_upright(decks: dict[str, Deck], name: str) -> None:
+    deck = decks[name]
+    for code in ("7H", "7D", "7S", "7C"):
+        img = deck.face(code)
+        h, w = img.shape[:2]
+        body = img[:, int(0.2 * w): int(0.8 * w)]  # the pips, without the index columns
+        ink = red_ink(body) if code[1] in "HD" else dark_ink(body)
+        upper, lower = int(ink[: h // 2].sum()), int(ink[h // 2:].sum())
+        # the seventh pip is above the centre: more ink above (turned: below)
+        assert upper / lower > 1.15, (name, code, upper, lower)
+
+
+def test_the_cache_is_reused(decks: dict[str, Deck], cache: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = decks[SVG].cache_folder  # type: ignore[attr-defined]
+    assert folder.is_relative_to(cache) and len(list(folder.glob("*.png"))) == 53
+
+    def no_render(*args: object) -> None:
+        raise AssertionError("rendered again instead of reading the cache")
+
+    monkeypatch.setattr(npmdeck, "render_file", no_render)
+    again = open_deck(SVG, width=WIDTH)
+    assert all(np.array_equal(again.face(c), decks[SVG].face(c)) for c in CARD_CODES)
+    assert np.array_equal(again.back(), decks[SVG].back())
+
+
+def test_an_unknown_design_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(LookupError, match=r"no-such-deck.*cardsjs"):
+        open_deck("npm:no-such-deck")
+
+
+def test_a_missing_package_is_refused_with_the_install_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PONTOON_NPM_CARDS_DIR", str(tmp_path))  # nothing installed there
+    with pytest.raises(npmdeck.NpmDecksMissing,
+                       match=rf"npm install .*--prefix {tmp_path} cardsJS@1\.1\.1$"):
+        open_deck("npm:cardsjs")
+
+
+def _vision_split() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "vision_split.py"
+    spec = importlib.util.spec_from_file_location("vision_split", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_npm_group_is_new_art_and_installable(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The split keeps npm designs that redraw a gnome design (svg-cards =
+    bellot, Kennard's = anglo_poker, found by eye and in the SVG source) out of
+    the held-out group; every held-out card is standard."""
+    split = _vision_split()
+    older = {split.family(n) for n in (*split.TUNING, *split.HELD_OUT, *split.HELD_OUT_NEGATIVE,
+                                       *split.KDE_HELD_OUT, *split.KDE_HELD_OUT_NEGATIVE)}
+    assert split.NPM_HELD_OUT and not {split.family(n) for n in split.NPM_HELD_OUT} & older
+    assert split.family("npm:svg-cards") == split.family("bellot")
+    assert split.family("npm:kennard") == split.family("anglo_poker")
+    assert all(len(split.standard_codes(n)) == 52 for n in split.NPM_HELD_OUT)
+    assert split.standard_codes("npm:deck-of-cards") == []  # no rank index at all
+    listed = split.describe(split.NPM_HELD_OUT)
+    assert all("@" in line and Path(line.rsplit(", ", 1)[1]).is_dir() for line in listed)
+    assert split.npm_missing() is None
+    monkeypatch.setenv("PONTOON_NPM_CARDS_DIR", str(tmp_path))
+    assert split.npm_missing() == f"npm install --no-audit --no-fund --prefix {tmp_path} " \
+                                  "cardsJS@1.1.1"
+    with pytest.raises(SystemExit) as stop:
+        split.require_npm(split.NPM_HELD_OUT)
+    assert stop.value.code == 2
+    split.require_npm(("builtin:classic", "kde:oxygen"))  # no npm deck: nothing to check
+
+
+@pytest.mark.parametrize("script", ["scripts/test.sh", "scripts/bench_fonts.sh"])
+def test_the_scripts_install_every_package_at_its_pinned_version(script: str) -> None:
+    text = (Path(__file__).resolve().parents[2] / script).read_text()
+    for package in {d.package for d in npmdeck.DESIGNS.values()}:
+        assert f" {package.spec}" in text.replace("\n", " ").replace("(", " "), (script, package)
