@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "suit unlike any known": "low_confidence",
     "the deck's glyphs and the classifier disagree": "low_confidence",
     "6 or 9: the index's geometry disagrees with the glyph": "orientation",
+    "6 or 9": "orientation",
     "the card's pips disagree with its index": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
@@ -160,6 +161,13 @@ def margin(evidence: FloatArray) -> tuple[int, float]:
     return int(order[-1]), float(evidence[order[-1]] - evidence[order[-2]])
 
 
+def half_turn_twin(card: str) -> str | None:
+    """The card a 6 or 9 is seen as upside down, where rank and suit sign turn
+    alike (the 9 of a 6, the 6 of a 9, same suit); None for any other rank."""
+    twin = {"6": "9", "9": "6"}.get(card[0])
+    return None if twin is None else twin + card[1:]
+
+
 @dataclass
 class FusedDecision:
     card: str | None
@@ -249,6 +257,13 @@ class FrameFusion:
         card = CARD_CODES[best]
         enough = self.used >= (self.min_final if final else 1)
         backed = card in self.accepted or not self.require_accept
+        twin = half_turn_twin(card)
+        if twin is not None and twin in self.seen:
+            # Frames accepted both a 6 and a 9 of one suit: an index printed
+            # upright at both ends (``IndexGlyphs.turned_in_place``) reads so,
+            # one end each, and which end is which the indices cannot say.
+            return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
+                                 top_guesses(self.total), self.frames, self.used)
         if enough and lead >= self.margin_nats and backed:
             conf = float(posterior(self.total / max(self.used, 1))[best])
             return FusedDecision(card, round(conf, 3), "", (), self.frames, self.used)

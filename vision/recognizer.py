@@ -364,6 +364,14 @@ class Recognizer:
                 turned = self._vote(other)
                 if not turned.problem:
                     return other, turned
+            if vote.problem == NOT_STANDARD:
+                # The bottom index the top one's mirror image: each glyph
+                # upside down where it stands.  Taken alone only when sure and
+                # not a 6 or 9 (an upright 6 turned is a good 9); a normal
+                # corner turned so reads "not a standard index" itself.
+                turned = self._vote(g.turned_in_place())
+                if turned.sure and turned.card[0] not in TURNS_INTO_ANOTHER:
+                    return g.turned_in_place(), turned
         return g, vote
 
     def as_printed(self, g: IndexGlyphs) -> IndexGlyphs:
@@ -548,8 +556,9 @@ _FLIPPED = "6 or 9: the index's geometry disagrees with the glyph"
 #: rank (not a standard rank), a turned heart taken for a spade (ink of the
 #: wrong colour), a turned 6 (a 9 by its loop) that the glyph calls a 6.
 #: Such a corner is read the other way up too (``Recognizer._other_way_up``).
+NOT_STANDARD = "not a standard index (another kind of deck?)"
 OTHER_WAY_UP = frozenset({
-    "not a standard index (another kind of deck?)",
+    NOT_STANDARD,
     "ink colour does not match the suit",
     _FLIPPED,
 })

@@ -12,11 +12,20 @@ import pytest
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
 from hardware_sim.cards.layouts import LayoutDeck
-from vision.calibrate import card_glyphs
+from vision.detect import find_card
+from vision.evidence import FrameFusion, half_turn_twin, reason_code
 from vision.in_shoe import InShoeReader, PassFusion
 from vision.in_shoe_pose import MIDDLE
-from vision.index import loop_height
-from vision.recognizer import Reading, Recognizer
+from vision.index import IndexGlyphs, card_corners, loop_height
+from vision.recognizer import TURNS_INTO_ANOTHER, Reading, Recognizer
+
+
+def _raw_corners(face: np.ndarray) -> list[IndexGlyphs]:
+    """The corners as the reader first reads them (``card_glyphs`` gives them
+    as printed, which would turn the one this test looks at)."""
+    det = find_card(face)
+    assert det is not None
+    return [g for g in card_corners(face, det.quad) if g is not None]
 
 
 def test_the_layout_prints_the_bottom_index_upright_so_the_turned_corner_is_upside_down() -> None:
@@ -26,7 +35,7 @@ def test_the_layout_prints_the_bottom_index_upright_so_the_turned_corner_is_upsi
     turned back where they stand, each is the other.  The standard layout's two
     corners are both 6s."""
     for code in ("6S", "6D", "6H"):
-        corners = card_glyphs(LayoutDeck("duplex", "mirrored_bottom").face(code))
+        corners = _raw_corners(LayoutDeck("duplex", "mirrored_bottom").face(code))
         loops = sorted(loop_height(g.rank_ink) or 0.5 for g in corners)
         assert len(corners) == 2 and loops[0] < 0.5 < loops[1], (code, loops)
         for g in corners:
@@ -35,7 +44,7 @@ def test_the_layout_prints_the_bottom_index_upright_so_the_turned_corner_is_upsi
             assert (before > 0.5) != (after > 0.5), (code, before, after)
             assert np.array_equal(g.turned_in_place().turned_in_place().rank_ink, g.rank_ink)
             assert np.array_equal(g.turned_in_place().turned_in_place().suit_ink, g.suit_ink)
-        for g in card_glyphs(LayoutDeck("duplex").face(code)):
+        for g in _raw_corners(LayoutDeck("duplex").face(code)):
             assert (loop_height(g.rank_ink) or 0) > 0.5, code
 
 
@@ -113,3 +122,48 @@ def test_the_table_waits_for_the_second_end_of_a_six_or_nine_but_not_of_a_seven(
         nine.add(_sure("6D", "9D"))
         assert not nine.ready()
     assert nine.result().card is None
+
+
+@pytest.mark.parametrize("design", ["builtin:classic", "builtin:modern", "builtin:duplex", "anglo"])
+def test_a_normal_corner_turned_where_it_stands_is_never_another_card(design: str) -> None:
+    """What lets the reader take a lone corner turned in place (only when the
+    usual read said "not a standard index", and never a 6 or 9): a normal
+    deck's index, each glyph turned half a turn, is no standard index, so it
+    is never read surely as another card.  By geometry, the only cards it may
+    still be are those whose rank and suit look the same turned: an 8 or a 10
+    of diamonds."""
+    deck = open_deck(design)
+    rec = Recognizer()
+    for code in CARD_CODES:
+        face = deck.face(code)
+        for g in _raw_corners(face):
+            vote = rec._vote(g.turned_in_place())
+            if vote.sure and vote.card[0] not in TURNS_INTO_ANOTHER:
+                assert vote.card == code and code in ("8D", "TD"), (design, code, vote.card)
+
+
+def test_frames_that_accepted_both_a_six_and_its_nine_name_neither() -> None:
+    """Three frames sure of 9D (0 nats, 6D -12, the rest -30), then one whose
+    two corners accepted 9D and 6D (9D 0, 6D -2).  Summed, 9D leads 6D by
+    3 x 12 + 2 = 38 nats, over the fusion margin of 20, and the frames share
+    an accepted card (no restart): before, 9D was named.  But a 6 and a 9 of
+    one suit both accepted is what an index printed upright at both ends
+    shows, one end each: unsure, reason code "orientation".  A 9H never met
+    by a 6H is named as before."""
+    fusion = FrameFusion()
+    for _ in range(3):
+        fusion.push(_sure("9D", "6D"))
+    ev = np.full(len(CARD_CODES), -30.0)
+    ev[CARD_CODES.index("9D")], ev[CARD_CODES.index("6D")] = 0.0, -2.0
+    fusion.push(Reading(None, 0.0, "the two corners disagree", evidence=ev,
+                        accepted=("6D", "9D")))
+    d = fusion.decide(final=True)
+    assert d.card is None and d.reason == "6 or 9: frames accepted both 9D and 6D", d
+    assert reason_code(d.reason) == "orientation"
+    assert half_turn_twin("6D") == "9D" and half_turn_twin("9S") == "6S"
+    assert half_turn_twin("8D") is None and half_turn_twin("TD") is None
+
+    plain = FrameFusion()
+    for _ in range(3):
+        plain.push(_sure("9H", "6H"))
+    assert plain.decide(final=True).card == "9H"
