@@ -178,7 +178,7 @@ def describe(designs: tuple[str, ...]) -> list[str]:
 
 
 def is_standard(name: str, code: str) -> bool:
-    if name.startswith(("builtin", "font:")):
+    if name.startswith(("builtin", "font:", "layout:")):
         return True
     if name.startswith(kdedeck.PREFIX):
         return not kdedeck.must_be_unsure(name, code)

@@ -108,7 +108,8 @@ class LooseFace:
 
 
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
-    """A deck by name: ``builtin``, ``builtin:<style>``, ``font:<Family>[/bold]``,
+    """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
+    (:mod:`hardware_sim.cards.layouts`), ``font:<Family>[/bold]``,
     ``kde:<design>`` (kdegames-card-data-kf5) or a gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
@@ -117,6 +118,14 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
         if style not in STYLES:
             raise ValueError(f"unknown built-in style {style!r}; choose from {sorted(STYLES)}")
         return BuiltinDeck(style, width=width)
+    if name.startswith("layout:"):
+        from hardware_sim.cards.layouts import LAYOUTS, LayoutDeck
+
+        style, _, layout = name.split(":", 1)[1].partition(":")
+        if style not in STYLES or layout not in LAYOUTS:
+            raise ValueError(f"not a layout deck: {name!r}; layout:<style>:<layout>, styles "
+                             f"{sorted(STYLES)}, layouts {sorted(LAYOUTS)}")
+        return LayoutDeck(style, layout, width=width)
     if name.startswith("font:"):
         from hardware_sim.cards.fontdeck import FontDeck, parse_name  # runs fc-list, rsvg-convert
 
