@@ -244,6 +244,83 @@ def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
     return (left, top) if left or top else None
 
 
+#: Card units from the patch's card edges (left, top) within which a printed
+#: outline is looked for when nothing else let the index be read
+#: (``strip_outline``): many decks print a frame line 3-7 mm in, beyond
+#: ``BORDER_BAND``, and a large index touches it.
+OUTLINE_BAND = 24
+#: Card units: a blob touching both blanked bands is the table or the
+#: outline's rounded corner only when it fits in a square this size; a larger
+#: one is a glyph that the line cut (jumbo ranks are 30-45 units tall).
+ROOF = 12
+
+
+#: Card units: the widest a printed line may be (lines are under 1.5 mm, 5
+#: units; a dark area's straight side is not a line)
+_LINE_WIDTH = 8
+
+
+def _far_runs(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8],
+              axis: int) -> npt.NDArray[np.uint8]:
+    """The mask's straight runs at least as long as ``kernel`` that reach the
+    patch's far side (its foot for ``axis`` 0, its right side for 1), are at
+    most ``_LINE_WIDTH`` thick and lie clear of the patch's near side (paper
+    between them and the card's edge): an outline or a court frame runs on
+    past the patch, a glyph's stroke never does, and a shadow or a glare
+    spot's dark side reaches the card's edge or is thick."""
+    runs = _opened(mask, kernel)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8,
+                                                           ltype=cv2.CV_32S)
+    far = mask.shape[axis]
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i].tolist()
+        if axis == 0:
+            keep[i] = y + h >= far and x > 0 and w <= _LINE_WIDTH
+        else:
+            keep[i] = x + w >= far and y > 0 and h <= _LINE_WIDTH
+    return np.asarray(keep[labels], np.uint8)
+
+
+def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
+    """Blank a printed outline and a court frame in an ink mask, in place.
+
+    The outline: the innermost straight line running down to the patch's foot
+    within ``OUTLINE_BAND`` of its left (card) edge, and across to its right
+    side within the band of its top, blanked with everything between it and
+    the edge (as :func:`strip_border`, which looks only 9 units in).  A court
+    frame: a straight line running down to the patch's foot further in; the
+    court picture right of it and below its top is blanked.  A large index
+    touching either is otherwise one blob with it, dropped as a frame line or
+    as running off the patch.  Returns the columns and rows blanked along the
+    card's edges, or None when neither was found."""
+    band = OUTLINE_BAND
+    down = _far_runs(mask, _V_KERNEL, 0)
+    cols: npt.NDArray[np.bool_] = np.asarray(down.any(axis=0), bool)
+    left = top = 0
+    found = False
+    edge_cols = np.flatnonzero(cols[:band])
+    if edge_cols.size:
+        # the innermost such column, plus one for the line's blurred inner rim
+        left = int(edge_cols[-1]) + 2
+        found = True
+    inner = np.flatnonzero(cols[left + 4:])
+    if inner.size:
+        xc = left + 4 + int(inner[0])
+        yc = int(np.flatnonzero(down[:, xc])[0])  # the court frame's top
+        mask[max(yc - 1, 0):, max(xc - 1, 0):] = 0
+        found = True
+    if left:
+        mask[:, :left] = 0
+    across = _far_runs(mask[:band, :], _H_KERNEL, 1)
+    rows = np.flatnonzero(across.any(axis=1))
+    if rows.size:
+        top = int(rows[-1]) + 2
+        mask[:top, :] = 0
+        found = True
+    return (left, top) if found else None
+
+
 def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """The mask's runs at least as long as ``kernel``, counted inside the mask
     only (OpenCV's default border would let a stroke that reaches the patch's
@@ -263,13 +340,18 @@ def _boxes(
     left and top edges blanked first (``EDGE``); -1: the card's printed
     border blanked instead (``strip_border``; None when there is none), its
     inner side then taken as the card's edge (the roof showing through the
-    rounded corner inside the border's arc touches both)."""
+    rounded corner inside the border's arc touches both); -2: a printed
+    outline and a court frame blanked (``strip_outline``), and only a small
+    blob touching both blanked edges taken for the roof (the outline's line
+    may cut a large glyph printed across it)."""
     left = top = edge
+    roof = CROP_H  # anything touching both edges is the roof
     if edge < 0:
-        stripped = strip_border(mask)
+        stripped = strip_border(mask) if edge == -1 else strip_outline(mask)
         if stripped is None:
             return None
         left, top = stripped
+        roof = CROP_H if edge == -1 else ROOF
     elif edge:
         mask[:, :edge] = 0
         mask[:edge, :] = 0
@@ -290,7 +372,7 @@ def _boxes(
         if h > 0.5 * CROP_H or w > 0.8 * CROP_W:
             continue  # frame lines
         at_left, at_top = x <= left, y <= top
-        if at_left and at_top:
+        if at_left and at_top and w <= roof and h <= roof:
             continue  # table showing through the rounded corner
         if (at_left or at_top) and max(w, h) > 4 * min(w, h):
             continue  # a sliver of table along the edge
@@ -397,9 +479,10 @@ def read_patch(patch: npt.NDArray[np.uint8]) -> IndexGlyphs | None:
     found = None
     levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
     # the whole mask; then with the card's edge left out; then with the
-    # card's printed border left out (each tried only when the one before
-    # failed at every level, so what was read before is read the same way)
-    for edge, thr in [(e, t) for e in (0, EDGE, -1) for t in levels]:
+    # card's printed border left out; then with a printed outline and a court
+    # frame left out (each tried only when the one before failed at every
+    # level, so what was read before is read the same way)
+    for edge, thr in [(e, t) for e in (0, EDGE, -1, -2) for t in levels]:
         got = _boxes(_ink_mask(minch, thr), edge)
         if got is None:
             continue
