@@ -260,65 +260,77 @@ ROOF = 12
 _LINE_WIDTH = 8
 
 
-def _far_runs(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8],
-              axis: int) -> npt.NDArray[np.uint8]:
-    """The mask's straight runs at least as long as ``kernel`` that reach the
-    patch's far side (its foot for ``axis`` 0, its right side for 1), are at
-    most ``_LINE_WIDTH`` thick and lie clear of the patch's near side (paper
-    between them and the card's edge): an outline or a court frame runs on
-    past the patch, a glyph's stroke never does, and a shadow or a glare
-    spot's dark side reaches the card's edge or is thick."""
-    runs = _opened(mask, kernel)
+def _down_lines(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The mask's straight runs down at least ``_LINE_V`` long, at most
+    ``_LINE_WIDTH`` thick and clear of the patch's left side (paper between
+    them and the card's edge): a shadow or a glare spot's dark side reaches
+    the card's edge or is thick.  (The line need not reach the patch's foot:
+    the in-shoe reader paints what lies outside its window as paper; no
+    glyph's stroke is 60 long.)"""
+    runs = _opened(mask, _V_KERNEL)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8,
                                                            ltype=cv2.CV_32S)
-    far = mask.shape[axis]
     keep = np.zeros(n, bool)
     for i in range(1, n):
-        x, y, w, h, _ = stats[i].tolist()
-        if axis == 0:
-            keep[i] = y + h >= far and x > 0 and w <= _LINE_WIDTH
-        else:
-            keep[i] = x + w >= far and y > 0 and h <= _LINE_WIDTH
+        x, _, w, _, _ = stats[i].tolist()
+        keep[i] = x > 0 and w <= _LINE_WIDTH
     return np.asarray(keep[labels], np.uint8)
 
 
-def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
-    """Blank a printed outline and a court frame in an ink mask, in place.
+def _top_line(band: npt.NDArray[np.uint8]) -> int:
+    """Rows blanked for a line across the top of ``band`` (0: none): the
+    lowest group of at most ``_LINE_WIDTH`` rows, clear of the top, whose
+    straight run of ``_LINE_H`` or more reaches the patch's right side, plus
+    one row for its blurred inner rim.  A jumbo "7"'s bar is as long, but
+    stops short of the right side; a dark area is thicker."""
+    reach = _opened(band, _H_KERNEL)[:, -1] > 0
+    top = 0
+    y = 0
+    while y < reach.size:
+        if not reach[y]:
+            y += 1
+            continue
+        end = y
+        while end < reach.size and reach[end]:
+            end += 1
+        if y > 0 and end - y <= _LINE_WIDTH:
+            top = end + 1
+        y = end
+    return top
 
-    The outline: the innermost straight line running down to the patch's foot
-    within ``OUTLINE_BAND`` of its left (card) edge, and across to its right
-    side within the band of its top, blanked with everything between it and
-    the edge (as :func:`strip_border`, which looks only 9 units in).  A court
-    frame: a straight line running down to the patch's foot further in; the
-    court picture right of it and below its top is blanked.  A large index
-    touching either is otherwise one blob with it, dropped as a frame line or
-    as running off the patch.  Returns the columns and rows blanked along the
-    card's edges, or None when neither was found."""
+
+def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
+    """Blank a printed outline, and a court frame inside it, in an ink mask,
+    in place.
+
+    The outline: the innermost thin straight line down the patch within
+    ``OUTLINE_BAND`` of its left (card) edge, and across to its right side
+    within the band of its top (``_down_lines``, ``_top_line``), blanked with everything
+    between it and the edge (as :func:`strip_border`, which looks only 9
+    units in).  A court frame: such a line down the patch further in; the
+    court picture right of it and below its top is blanked, only on a card
+    with an outline (a court frame alone, in a corner without an index, left
+    ink that read as one).  A large index touching either is otherwise one
+    blob with it, dropped as a frame line or as running off the patch.
+    Returns the columns and rows blanked along the card's edges, or None
+    when no outline was found (the mask is then left as it was)."""
     band = OUTLINE_BAND
-    down = _far_runs(mask, _V_KERNEL, 0)
+    down = _down_lines(mask)
     cols: npt.NDArray[np.bool_] = np.asarray(down.any(axis=0), bool)
-    left = top = 0
-    found = False
     edge_cols = np.flatnonzero(cols[:band])
-    if edge_cols.size:
-        # the innermost such column, plus one for the line's blurred inner rim
-        left = int(edge_cols[-1]) + 2
-        found = True
+    # the innermost line, plus one unit for its blurred inner rim
+    left = int(edge_cols[-1]) + 2 if edge_cols.size else 0
+    top = _top_line(mask[:band, left:])
+    if not (left or top):
+        return None
     inner = np.flatnonzero(cols[left + 4:])
     if inner.size:
         xc = left + 4 + int(inner[0])
         yc = int(np.flatnonzero(down[:, xc])[0])  # the court frame's top
         mask[max(yc - 1, 0):, max(xc - 1, 0):] = 0
-        found = True
-    if left:
-        mask[:, :left] = 0
-    across = _far_runs(mask[:band, :], _H_KERNEL, 1)
-    rows = np.flatnonzero(across.any(axis=1))
-    if rows.size:
-        top = int(rows[-1]) + 2
-        mask[:top, :] = 0
-        found = True
-    return (left, top) if found else None
+    mask[:, :left] = 0
+    mask[:top, :] = 0
+    return left, top
 
 
 def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

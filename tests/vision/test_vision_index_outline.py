@@ -149,6 +149,19 @@ def test_a_large_glyph_cut_by_both_lines_is_kept_a_small_one_is_roof() -> None:
     assert got is not None and got[1] == []
 
 
+def test_an_outline_cut_short_by_painted_paper_is_still_blanked() -> None:
+    """The in-shoe reader paints what lies outside its window as paper: the
+    outline (columns 12-14) then stops at row 99, 90 rows long, over 60,
+    and is found as before: left = 16, and the glyph's columns 16-30, rows
+    14-50 are left (the court frame taken out: rows 55- of columns 40-; the
+    top line as before)."""
+    mask = _framed_mask()
+    mask[100:, :] = 0
+    mask[55:, 40:] = 0
+    assert strip_outline(mask) == (16, 14)
+    assert int(mask.sum()) == 15 * 37
+
+
 def test_a_dark_area_reaching_the_edge_is_no_outline() -> None:
     """A shadow over columns 0-10 from top to foot is a straight run down, but
     it reaches the patch's side (and is 11 wide): not a line."""
