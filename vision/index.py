@@ -268,6 +268,8 @@ def _down_lines(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     the in-shoe reader paints what lies outside its window as paper; no
     glyph's stroke is 60 long.)"""
     runs = _opened(mask, _V_KERNEL)
+    if not cv2.countNonZero(runs):
+        return runs  # no run that long (most corners): no labelling
     n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8,
                                                            ltype=cv2.CV_32S)
     keep = np.zeros(n, bool)
