@@ -300,6 +300,97 @@ def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
     return (left, top) if left or top else None
 
 
+#: Card units from the patch's card edges (left, top) within which a printed
+#: outline is looked for when nothing else let the index be read
+#: (``strip_outline``): many decks print a frame line 3-7 mm in, beyond
+#: ``BORDER_BAND``, and a large index touches it.
+OUTLINE_BAND = 24
+#: Card units: a blob touching both blanked bands is the table or the
+#: outline's rounded corner only when it fits in a square this size; a larger
+#: one is a glyph that the line cut (jumbo ranks are 30-45 units tall).
+ROOF = 12
+
+
+#: Card units: the widest a printed line may be (lines are under 1.5 mm, 5
+#: units; a dark area's straight side is not a line)
+_LINE_WIDTH = 8
+
+
+def _down_lines(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The mask's straight runs down at least ``_LINE_V`` long, at most
+    ``_LINE_WIDTH`` thick and clear of the patch's left side (paper between
+    them and the card's edge): a shadow or a glare spot's dark side reaches
+    the card's edge or is thick.  (The line need not reach the patch's foot:
+    the in-shoe reader paints what lies outside its window as paper; no
+    glyph's stroke is 60 long.)"""
+    runs = _opened(mask, _V_KERNEL)
+    if not cv2.countNonZero(runs):
+        return runs  # no run that long (most corners): no labelling
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8,
+                                                           ltype=cv2.CV_32S)
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, _, w, _, _ = stats[i].tolist()
+        keep[i] = x > 0 and w <= _LINE_WIDTH
+    return np.asarray(keep[labels], np.uint8)
+
+
+def _top_line(band: npt.NDArray[np.uint8]) -> int:
+    """Rows blanked for a line across the top of ``band`` (0: none): the
+    lowest group of at most ``_LINE_WIDTH`` rows, clear of the top, whose
+    straight run of ``_LINE_H`` or more reaches the patch's right side, plus
+    one row for its blurred inner rim.  A jumbo "7"'s bar is as long, but
+    stops short of the right side; a dark area is thicker."""
+    reach = _opened(band, _H_KERNEL)[:, -1] > 0
+    top = 0
+    y = 0
+    while y < reach.size:
+        if not reach[y]:
+            y += 1
+            continue
+        end = y
+        while end < reach.size and reach[end]:
+            end += 1
+        if y > 0 and end - y <= _LINE_WIDTH:
+            top = end + 1
+        y = end
+    return top
+
+
+def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
+    """Blank a printed outline, and a court frame inside it, in an ink mask,
+    in place.
+
+    The outline: the innermost thin straight line down the patch within
+    ``OUTLINE_BAND`` of its left (card) edge, and across to its right side
+    within the band of its top (``_down_lines``, ``_top_line``), blanked with everything
+    between it and the edge (as :func:`strip_border`, which looks only 9
+    units in).  A court frame: such a line down the patch further in; the
+    court picture right of it and below its top is blanked, only on a card
+    with an outline (a court frame alone, in a corner without an index, left
+    ink that read as one).  A large index touching either is otherwise one
+    blob with it, dropped as a frame line or as running off the patch.
+    Returns the columns and rows blanked along the card's edges, or None
+    when no outline was found (the mask is then left as it was)."""
+    band = OUTLINE_BAND
+    down = _down_lines(mask)
+    cols: npt.NDArray[np.bool_] = np.asarray(down.any(axis=0), bool)
+    edge_cols = np.flatnonzero(cols[:band])
+    # the innermost line, plus one unit for its blurred inner rim
+    left = int(edge_cols[-1]) + 2 if edge_cols.size else 0
+    top = _top_line(mask[:band, left:])
+    if not (left or top):
+        return None
+    inner = np.flatnonzero(cols[left + 4:])
+    if inner.size:
+        xc = left + 4 + int(inner[0])
+        yc = int(np.flatnonzero(down[:, xc])[0])  # the court frame's top
+        mask[max(yc - 1, 0):, max(xc - 1, 0):] = 0
+    mask[:, :left] = 0
+    mask[:top, :] = 0
+    return left, top
+
+
 def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """The mask's runs at least as long as ``kernel``, counted inside the mask
     only (OpenCV's default border would let a stroke that reaches the patch's
@@ -319,13 +410,18 @@ def _boxes(
     left and top edges blanked first (``EDGE``); -1: the card's printed
     border blanked instead (``strip_border``; None when there is none), its
     inner side then taken as the card's edge (the roof showing through the
-    rounded corner inside the border's arc touches both)."""
+    rounded corner inside the border's arc touches both); -2: a printed
+    outline and a court frame blanked (``strip_outline``), and only a small
+    blob touching both blanked edges taken for the roof (the outline's line
+    may cut a large glyph printed across it)."""
     left = top = edge
+    roof = CROP_H  # anything touching both edges is the roof
     if edge < 0:
-        stripped = strip_border(mask)
+        stripped = strip_border(mask) if edge == -1 else strip_outline(mask)
         if stripped is None:
             return None
         left, top = stripped
+        roof = CROP_H if edge == -1 else ROOF
     elif edge:
         mask[:, :edge] = 0
         mask[:edge, :] = 0
@@ -346,7 +442,7 @@ def _boxes(
         if h > 0.5 * CROP_H or w > 0.8 * CROP_W:
             continue  # frame lines
         at_left, at_top = x <= left, y <= top
-        if at_left and at_top:
+        if at_left and at_top and w <= roof and h <= roof:
             continue  # table showing through the rounded corner
         if (at_left or at_top) and max(w, h) > 4 * min(w, h):
             continue  # a sliver of table along the edge
@@ -484,9 +580,10 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
     found = None
     levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
     # the whole mask; then with the card's edge left out; then with the
-    # card's printed border left out (each tried only when the one before
-    # failed at every level, so what was read before is read the same way)
-    for edge, thr in [(e, t) for e in (0, EDGE, -1) for t in levels]:
+    # card's printed border left out; then with a printed outline and a court
+    # frame left out (each tried only when the one before failed at every
+    # level, so what was read before is read the same way)
+    for edge, thr in [(e, t) for e in (0, EDGE, -1, -2) for t in levels]:
         got = _boxes(_ink_mask(minch, thr), edge)
         if got is None:
             continue

@@ -113,9 +113,10 @@ class LooseFace:
 
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
     """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
-    (a built-in style with its index laid out as other decks print it),
-    ``font:<Family>[/bold]``, ``kde:<design>`` (kdegames-card-data-kf5),
-    ``npm:<design>`` (card art from npm packages) or a gnome-cards-data design."""
+    (:mod:`hardware_sim.cards.layouts`: a built-in style with its index laid out
+    as other decks print it), ``font:<Family>[/bold]``, ``kde:<design>``
+    (kdegames-card-data-kf5), ``npm:<design>`` (card art from npm packages) or a
+    gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -128,7 +129,7 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
 
         style, _, layout = name.split(":", 1)[1].partition(":")
         if style not in STYLES or layout not in LAYOUTS:
-            raise ValueError(f"unknown layout deck {name!r}: layout:<style>:<layout>, styles "
+            raise ValueError(f"not a layout deck: {name!r}; layout:<style>:<layout>, styles "
                              f"{sorted(STYLES)}, layouts {sorted(LAYOUTS)}")
         return LayoutDeck(style, layout, width=width)
     if name.startswith("font:"):

@@ -1,6 +1,8 @@
 """Built-in faces with the index laid out as other decks print it: a single
 index in the top-right corner only, indices in all four corners, a jumbo
-index, an index touching the card's edge.
+index, an index touching the card's edge, a large index touching a dark
+outline printed a little inside the card's edge (``outline*``, see
+:data:`OUTLINES`; its court frames and a ten's top pips touch the index too).
 
 The recogniser's calibration must accept all of these (issue 18); they are the
 built-in renderer's faces with only the corner index drawn differently.
@@ -44,7 +46,37 @@ LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
     # index in its usual place with both glyphs upside down: a 6 over a heart
     # becomes a "9" over a stemless "spade")
     "mirrored_bottom": ({}, ("tl", "br_mirror")),
+    # a large index over a printed outline (OUTLINES); the court frame (at 0.22
+    # of the width) and a ten's top-left pip (from about 0.245) reach the index
+    "outline": ({"index_height": 0.2, "index_pip": 0.11, "index_max_width": 0.2,
+                 "index_x": 0.043, "index_y": 0.043}, ("tl", "br")),
+    "outline_thick": ({"index_height": 0.2, "index_pip": 0.11, "index_max_width": 0.2,
+                       "index_x": 0.055, "index_y": 0.055}, ("tl", "br")),
+    "outline_inset": ({"index_height": 0.18, "index_pip": 0.1, "index_max_width": 0.18,
+                       "index_x": 0.068, "index_y": 0.068}, ("tl", "br")),
 }
+
+#: layout -> (inset, thickness) of a dark outline printed round the face, as
+#: fractions of the card width (inset: card edge to the line's outer side);
+#: the index starts on the line's inner side ("outline"), across the line
+#: ("outline_thick") or just inside a line further in ("outline_inset")
+OUTLINES: dict[str, tuple[float, float]] = {
+    "outline": (0.035, 0.008),
+    "outline_thick": (0.045, 0.016),
+    "outline_inset": (0.06, 0.01),
+}
+#: the outline's ink
+OUTLINE_INK: Color = (45, 40, 35)
+
+
+def _draw_outline(img: Image, inset: float, thickness: float) -> None:
+    """A dark rectangle ``inset`` inside the card's edge, ``thickness`` wide."""
+    h, w = img.shape[:2]
+    a, t = round(inset * w), max(1, round(thickness * w))
+    img[a : h - a, a : a + t] = OUTLINE_INK
+    img[a : h - a, w - a - t : w - a] = OUTLINE_INK
+    img[a : a + t, a : w - a] = OUTLINE_INK
+    img[h - a - t : h - a, a : w - a] = OUTLINE_INK
 
 
 def _draw_index(img: Image, label: str, suit: str, color: Color, st: b.CardStyle,
@@ -79,6 +111,7 @@ class LayoutDeck:
     def __init__(self, style: str = "classic", layout: str = "standard", *,
                  width: int = 250) -> None:
         changes, self.corners = LAYOUTS[layout]
+        self.layout = layout
         self.style = b.with_changes(style, **changes)
         self.width = width
         self.name = f"layout:{style}:{layout}"
@@ -96,6 +129,8 @@ class LayoutDeck:
         st, (w, h) = self.style, b._size(self.width)
         rank, suit = code[0], code[1]
         img = b._blank(2 * w, 2 * h, st)
+        if self.layout in OUTLINES:
+            _draw_outline(img, *OUTLINES[self.layout])
         color = st.suit_color(suit)
         shape = b.SUIT_SHAPES[suit]
         _draw_index(img, b.RANK_LABELS[rank], shape, color, st, self.corners)
