@@ -273,8 +273,14 @@ def main() -> None:
         help="read and keep the readings (--cache) without printing any figure",
     )
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.model is not None:
+        import vision.glyph_model as gm
+
+        gm._model = gm.load_glyph_model(args.model)
     presets = tuple(args.shoe.split(","))
     if not set(presets) <= set(SHOES):
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")
