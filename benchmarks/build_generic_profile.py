@@ -1,6 +1,6 @@
 """Rebuild the generic recogniser's model files from training designs only.
 
-    .venv/bin/python benchmarks/build_generic_profile.py --recollect # ~15 min, one core
+    .venv/bin/python benchmarks/build_generic_profile.py --recollect # ~17 min, one core
     .venv/bin/python benchmarks/build_generic_profile.py --validate  # leave groups out, report
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
@@ -520,14 +520,15 @@ def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=4, help="camera frames per face")
-    # defaults: the shipped model (fifth pass); the fourth pass used 2 copies, 30 epochs
+    # defaults: the shipped model (tenth pass: fifth pass + --styles 6); the fourth pass
+    # used 2 copies, 30 epochs; the fifth to ninth passes --styles 0
     ap.add_argument("--copies", type=int, default=1, help="augmented copies per glyph")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--members", type=int, default=1,
                     help="perceptrons averaged per task (one wider network, see merge; "
                          "the shipped model has one; two: see docs/vision.md, fifth pass)")
-    ap.add_argument("--styles", type=int, default=0,
+    ap.add_argument("--styles", type=int, default=6,
                     help="groups of 104 faces with suit signs in many hands (vision_suitdeck; "
                          "docs/vision.md, tenth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
