@@ -1,11 +1,12 @@
 """Rebuild the generic recogniser's model files from training designs only.
 
-    .venv/bin/python benchmarks/build_generic_profile.py --recollect # ~15 min, one core
+    .venv/bin/python benchmarks/build_generic_profile.py --recollect # ~17 min, one core
     .venv/bin/python benchmarks/build_generic_profile.py --validate  # leave groups out, report
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
 no deck profile is given (see ``vision/glyph_model.py`` and ``docs/vision.md``).
-Glyphs are cached in ``/tmp/pontoon-glyph-cache.npz``; ``--recollect`` redoes them.
+Glyphs are cached in ``/tmp/pontoon-glyph-cache-v5.npz`` (``-stylesN`` added with
+``--styles N``); ``--recollect`` redoes them.
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
 640x480 camera frames, clean/normal/hard) so they carry its segmentation
@@ -21,6 +22,11 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   ``vision_fontdeck.TRAINING_FONT_FAMILIES``, the DejaVu and Liberation
   families), so fonts installed later (the fresh held-out font decks of
   ``vision_split.FRESH_HELD_OUT``) never reach training;
+* with ``--styles N``: N groups of faces whose suit signs are drawn in a new
+  hand each (``vision_suitdeck``, ``hardware_sim.cards.suit_styles``: clubs
+  and spades twice as often, a "B" in many weights and other foreign letters,
+  German, Swiss and Italian signs as ``?``), on their own seeded generator so
+  the sources above draw exactly as without them;
 * junk: whatever the splitter finds on card backs, empty tables, mostly
   covered cards and inside card bodies (pips, art) - class ``?``.
 
@@ -179,6 +185,15 @@ def ttf_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face], Non
         yield f"ttf:{st.family}/{st.weight}/{st.italic}", faces, None
 
 
+def styled_sources(seed: int, groups: int) -> Iterator[tuple[str, list[Face], None]]:
+    """Faces whose suit signs are drawn in a new hand each (``vision_suitdeck``),
+    on their own generator so the other sources draw exactly as before."""
+    from vision_suitdeck import styled_faces
+
+    for k in range(groups):
+        yield f"styles:{k}", styled_faces(np.random.default_rng((seed, 7001, k))), None
+
+
 # --- glyph collection ----------------------------------------------------------------
 
 def frame_of(face: np.ndarray | None, alpha: np.ndarray | None, rng: np.random.Generator,
@@ -242,7 +257,7 @@ def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[
     return out
 
 
-def collect(frames: int, seed: int) -> dict[str, np.ndarray]:
+def collect(frames: int, seed: int, styles: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     rank_x: list[np.ndarray] = []
     rank_y: list[str] = []
@@ -259,7 +274,8 @@ def collect(frames: int, seed: int) -> dict[str, np.ndarray]:
         (rank_y if kind == "rank" else suit_y).append(label)
         (rank_g if kind == "rank" else suit_g).append(group)
 
-    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng))
+    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng),
+                              styled_sources(seed, styles))
     for group, faces, back in sources:
         t = time.perf_counter()
         for face, alpha, rl, sl in faces:
@@ -504,13 +520,17 @@ def report(mlp: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=4, help="camera frames per face")
-    # defaults: the shipped model (fifth pass); the fourth pass used 2 copies, 30 epochs
+    # defaults: the shipped model (tenth pass: fifth pass + --styles 6); the fourth pass
+    # used 2 copies, 30 epochs; the fifth to ninth passes --styles 0
     ap.add_argument("--copies", type=int, default=1, help="augmented copies per glyph")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--members", type=int, default=1,
                     help="perceptrons averaged per task (one wider network, see merge; "
                          "the shipped model has one; two: see docs/vision.md, fifth pass)")
+    ap.add_argument("--styles", type=int, default=6,
+                    help="groups of 104 faces with suit signs in many hands (vision_suitdeck; "
+                         "docs/vision.md, tenth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
@@ -519,14 +539,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-suit-prob", type=float, default=0.7)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    if CACHE.exists() and not args.recollect:
-        with np.load(CACHE) as z:
+    cache = CACHE if not args.styles else CACHE.with_name(f"{CACHE.stem}-styles{args.styles}.npz")
+    if cache.exists() and not args.recollect:
+        with np.load(cache) as z:
             data = {k: z[k] for k in z.files}
-        print(f"glyphs from {CACHE}")
+        print(f"glyphs from {cache}")
     else:
         print("collecting glyphs from tuning sources ...")
-        data = collect(args.frames, args.seed)
-        np.savez_compressed(CACHE, **data)  # type: ignore[arg-type]
+        data = collect(args.frames, args.seed, args.styles)
+        np.savez_compressed(cache, **data)  # type: ignore[arg-type]
     rng = np.random.default_rng(args.seed + 1)
     models = {}
     for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):

@@ -318,8 +318,14 @@ def main() -> None:
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="processes reading (design, shoe) pairs side by side: the same readings")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.model is not None:
+        import vision.glyph_model as gm
+
+        gm._model = gm.load_glyph_model(args.model)
     presets = tuple(args.shoe.split(","))
     if not set(presets) <= set(SHOES):
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")

@@ -50,7 +50,10 @@ class FontStyle:
     italic: bool = False
 
 
-def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Generator) -> str:
+def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Generator,
+         sign_image: str | None = None, text_attrs: str = "") -> str:
+    """One face; ``sign_image`` (a data URI) draws the suit sign instead of the
+    font's glyph (``vision_suitdeck``), ``text_attrs`` are added to the index text."""
     fs = float(rng.uniform(0.13, 0.18) * W)
     cx = float(rng.uniform(0.075, 0.1) * W)
     top = float(rng.uniform(0.035, 0.06) * W)
@@ -62,16 +65,31 @@ def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Gener
     if len(label) > 1:
         span = float(rng.uniform(0.13, 0.18) * W)
         squeeze = f' textLength="{span:.1f}" lengthAdjust="spacingAndGlyphs"'
-    index = (
+    text = (
         f'<text x="{cx:.1f}" y="{base:.1f}" font-size="{fs:.1f}" text-anchor="middle"'
-        f' font-family="{st.family}" font-weight="{st.weight}"{slant}{squeeze}>{label}</text>'
-        f'<text x="{cx:.1f}" y="{pip_y:.1f}" font-size="{pip:.1f}" text-anchor="middle"'
-        f' font-family="DejaVu Sans">{sign}</text>'
+        f' font-family="{st.family}" font-weight="{st.weight}"{slant}{squeeze}{text_attrs}>'
+        f"{label}</text>"
     )
+    if sign_image is None:
+        index = text + (
+            f'<text x="{cx:.1f}" y="{pip_y:.1f}" font-size="{pip:.1f}" text-anchor="middle"'
+            f' font-family="DejaVu Sans">{sign}</text>'
+        )
+    else:  # the glyph's box: about as tall as the font's sign at that size
+        side = 0.8 * pip
+        index = text + (
+            f'<image x="{cx - side / 2:.1f}" y="{pip_y - 0.8 * pip:.1f}" width="{side:.1f}"'
+            f' height="{side:.1f}" href="{sign_image}"/>'
+        )
     paper = int(rng.integers(236, 256))
     radius = float(rng.uniform(8, 16))
-    body = (f'<text x="{W / 2}" y="{H / 2 + 35}" font-size="{rng.uniform(80, 120):.0f}" '
-            f'text-anchor="middle" font-family="DejaVu Sans">{sign}</text>')
+    if sign_image is None:
+        body = (f'<text x="{W / 2}" y="{H / 2 + 35}" font-size="{rng.uniform(80, 120):.0f}" '
+                f'text-anchor="middle" font-family="DejaVu Sans">{sign}</text>')
+    else:
+        big = float(rng.uniform(60, 90))
+        body = (f'<image x="{W / 2 - big / 2:.1f}" y="{H / 2 - big / 2:.1f}" width="{big:.1f}"'
+                f' height="{big:.1f}" href="{sign_image}"/>')
     if rng.random() < 0.5:
         body += (f'<rect x="{W * 0.22:.0f}" y="{H * 0.18:.0f}" width="{W * 0.56:.0f}" '
                  f'height="{H * 0.64:.0f}" fill="none" stroke="{colour}" stroke-width="2"/>')
