@@ -355,23 +355,31 @@ class Recognizer:
         the other way up gives (``OTHER_WAY_UP``), so every other corner is
         read exactly as before."""
         vote = self._vote(g)
-        if vote.problem and (
-            vote.problem in OTHER_WAY_UP
-            or (self.profile is not None and self._classify(g).problem in OTHER_WAY_UP)
-        ):
-            other = read_other_way(g)
-            if other is not None:
-                turned = self._vote(other)
-                if not turned.problem:
-                    return other, turned
-            if vote.problem == NOT_STANDARD:
-                # The bottom index the top one's mirror image: each glyph
-                # upside down where it stands.  Taken alone only when sure and
-                # not a 6 or 9 (an upright 6 turned is a good 9); a normal
-                # corner turned so reads "not a standard index" itself.
-                turned = self._vote(g.turned_in_place())
-                if turned.sure and turned.card[0] not in TURNS_INTO_ANOTHER:
-                    return g.turned_in_place(), turned
+        if not vote.problem:
+            return g, vote
+        clf = vote if self.profile is None else self._classify(g)
+        if vote.problem not in OTHER_WAY_UP and clf.problem not in OTHER_WAY_UP:
+            return g, vote
+        other = read_other_way(g)
+        if other is not None:
+            turned = self._vote(other)
+            if not turned.problem:
+                return other, turned
+            if self.profile is not None and not self._classify(other).problem:
+                # The deck's templates doubt the glyphs (blur) but the
+                # classifier reads them this way up: still unsure, but the
+                # corner's evidence is this way's, not the upside-down one's
+                # (which leaned, frame after frame, to a 6 for a 4).
+                return other, turned
+        if clf.problem == NOT_STANDARD:
+            # The bottom index the top one's mirror image: each glyph upside
+            # down where it stands.  Taken alone only when sure and not a 6
+            # or 9 (an upright 6 turned is a good 9); a normal corner turned
+            # so reads "not a standard index" itself.
+            flipped = g.turned_in_place()
+            turned = self._vote(flipped)
+            if turned.sure and turned.card[0] not in TURNS_INTO_ANOTHER:
+                return flipped, turned
         return g, vote
 
     def as_printed(self, g: IndexGlyphs) -> IndexGlyphs:

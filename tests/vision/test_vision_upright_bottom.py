@@ -18,12 +18,14 @@ import pytest
 
 from hardware_sim.camera import make_frame
 from hardware_sim.camera.in_shoe import InShoeRenderer
-from hardware_sim.cards import open_deck
+from hardware_sim.cards import CARD_CODES, open_deck
 from hardware_sim.cards.layouts import LayoutDeck
+from vision.calibrate import calibrate_images
+from vision.detect import find_card
 from vision.evidence import FrameFusion
 from vision.in_shoe import InShoeReader
-from vision.index import corner_patch, read_corner, read_other_way
-from vision.recognizer import Recognizer
+from vision.index import card_corners, corner_patch, read_corner, read_other_way
+from vision.recognizer import NOT_STANDARD, Recognizer
 
 SIXES_NINES = ("6H", "9H", "6S", "9S", "6D", "9D")
 #: the card lies upright in a 640 x 480 canvas at this place (its corners
@@ -175,3 +177,26 @@ def test_in_shoe_passes_name_the_card_and_its_bottom_end_alone_leans_to_it() -> 
                 assert alone.card == code or alone.guesses[0][0] == code, (code, lead, alone)
                 leaning += 1
     assert leaning >= 8, leaning
+
+
+@pytest.mark.parametrize("code", ["4S", "QC"])
+def test_with_a_profile_a_blurred_upright_corner_leans_to_its_card(code: str) -> None:
+    """The upright bottom index of a face blurred by 2 px: the deck's templates
+    doubt every reading of it (the turned suit sign taken as a rank, or the
+    blurred suit sign), but the classifier reads it the other way up.  The
+    corner stays unsure, and its evidence is that way's: it leans to the card
+    printed there (the rendered code).  Before, the upside-down reading's
+    evidence was kept, and over a dozen frames it named a 4S as a 6S."""
+    deck = LayoutDeck("duplex", "upright_bottom")
+    profile = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name="upright")
+    reader, generic = Recognizer(profile), Recognizer()
+    face = cv2.GaussianBlur(deck.face(code), (0, 0), 2.0)
+    det = find_card(face)
+    assert det is not None
+    upright = [g for g in card_corners(face, det.quad)
+               if g is not None and generic._vote(g).problem == NOT_STANDARD]
+    assert upright, "the upright corner reads as no standard index the usual way"
+    for g in upright:
+        _, vote = reader._corner(g)
+        assert vote.evidence is not None
+        assert CARD_CODES[int(np.argmax(vote.evidence))] == code
