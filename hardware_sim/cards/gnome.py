@@ -35,6 +35,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,17 +225,43 @@ def render_design(name: str, *, width: int = 250) -> dict[str, Image]:
     """All 52 faces and the back (key ``"back"``) of design ``name`` as BGRA
     images ``width`` px wide; rendered once, then read from the disk cache."""
     src = _design_file(name)
-    folder = _cache_folder(src, width)
-    keys = [*CARD_CODES, "back"]
-    if all((folder / f"{k}.png").is_file() for k in keys):
-        read = {k: cv2.imread(str(folder / f"{k}.png"), cv2.IMREAD_UNCHANGED) for k in keys}
-        if all(v is not None and v.ndim == 3 and v.shape[2] == 4 for v in read.values()):
+    return cached_faces(_cache_folder(src, width),
+                        lambda: _cut_all(_render_sheet(src, width), width))
+
+
+#: what a pre-rendered design holds: its 52 faces and its back
+FACE_KEYS = (*CARD_CODES, "back")
+
+
+def cached_faces(
+    folder: Path, draw: Callable[[], dict[str, Image]], *, width: int | None = None
+) -> dict[str, Image]:
+    """A design's faces (:data:`FACE_KEYS`, BGRA) from ``folder``, when all are
+    there and whole (``width`` px wide, if given); else ``draw()`` them and
+    keep them there.  Rendering a design costs seconds; every test and
+    benchmark opens the same few designs again and again."""
+    if all((folder / f"{k}.png").is_file() for k in FACE_KEYS):
+        read = {k: cv2.imread(str(folder / f"{k}.png"), cv2.IMREAD_UNCHANGED) for k in FACE_KEYS}
+        if all(v is not None and v.ndim == 3 and v.shape[2] == 4
+               and (width is None or v.shape[1] == width) for v in read.values()):
             return {k: u8(v) for k, v in read.items()}
-    out = _cut_all(_render_sheet(src, width), width)
+    out = draw()
     folder.mkdir(parents=True, exist_ok=True)
     for k, img in out.items():
         _write_atomic(folder / f"{k}.png", img)
     return out
+
+
+def one_size(cells: dict[str, Image], width: int) -> dict[str, Image]:
+    """Every cell ``width`` px wide and all one height, the cells' median
+    aspect: a design's cards, drawn one by one, differ by a pixel or two,
+    and a deck's faces must be one size as printed cards are."""
+    aspect = float(np.median([c.shape[0] / c.shape[1] for c in cells.values()]))
+    height = round(width * aspect)
+    return {k: u8(cv2.resize(c, (width, height),
+                             interpolation=cv2.INTER_AREA if c.shape[1] > width
+                             else cv2.INTER_CUBIC))
+            for k, c in cells.items()}
 
 
 def _split(bgra: Image) -> tuple[Image, Image]:

@@ -52,8 +52,15 @@ import cv2
 import numpy as np
 
 from hardware_sim.cards._img import Image, u8
-from hardware_sim.cards.builtin import CARD_CODES, RANKS, STYLES, card_mask, parse_code
-from hardware_sim.cards.gnome import DesignInfo, PreRenderedDeck, _write_atomic, cache_dir
+from hardware_sim.cards.builtin import RANKS, STYLES, card_mask, parse_code
+from hardware_sim.cards.gnome import (
+    FACE_KEYS,
+    DesignInfo,
+    PreRenderedDeck,
+    cache_dir,
+    cached_faces,
+    one_size,
+)
 
 PREFIX = "kde:"
 PACKAGE = "kdegames-card-data-kf5"
@@ -267,25 +274,13 @@ def render_design(design: str, *, width: int = 250) -> dict[str, Image]:
     """All 52 faces and the back (key ``"back"``) as BGRA ``width`` px wide,
     all one height (the median aspect); rendered once, then read from the cache."""
     src = design_file(design)
-    folder = _cache_folder(design, src, width)
-    keys = [*CARD_CODES, "back"]
-    if all((folder / f"{k}.png").is_file() for k in keys):
-        read = {k: cv2.imread(str(folder / f"{k}.png"), cv2.IMREAD_UNCHANGED) for k in keys}
-        if all(v is not None and v.ndim == 3 and v.shape[2] == 4 and v.shape[1] == width
-               for v in read.values()):
-            return {k: u8(v) for k, v in read.items()}
-    cells = {k: render_element(src, "back" if k == "back" else element_id(k), width)
-             for k in keys}
-    aspect = float(np.median([c.shape[0] / c.shape[1] for c in cells.values()]))
-    height = round(width * aspect)
-    out = {k: _rounded(u8(cv2.resize(c, (width, height),
-                                     interpolation=cv2.INTER_AREA if c.shape[1] > width
-                                     else cv2.INTER_CUBIC)))
-           for k, c in cells.items()}
-    folder.mkdir(parents=True, exist_ok=True)
-    for k, img in out.items():
-        _write_atomic(folder / f"{k}.png", img)
-    return out
+
+    def draw() -> dict[str, Image]:
+        cells = {k: render_element(src, "back" if k == "back" else element_id(k), width)
+                 for k in FACE_KEYS}
+        return {k: _rounded(c) for k, c in one_size(cells, width).items()}
+
+    return cached_faces(_cache_folder(design, src, width), draw, width=width)
 
 
 class KdeDeck(PreRenderedDeck):
