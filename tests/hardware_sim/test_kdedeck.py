@@ -19,8 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pytest
+from deck_checks import (
+    index_ink_follows_the_suit,
+    one_size_52_distinct_faces_and_a_back,
+    same_faces,
+    sevens_ink_above_and_below,
+)
 
 from hardware_sim.cards import CARD_CODES, Deck, kdedeck, open_deck
 
@@ -46,15 +51,6 @@ def decks(cache: Path) -> dict[str, Deck]:
     return {name: open_deck(name, width=WIDTH) for name in (VECTOR, BITMAP)}
 
 
-def red_ink(img: np.ndarray) -> np.ndarray:
-    b, g, r = (img[..., i].astype(int) for i in range(3))
-    return (r > g + 60) & (r > b + 60)
-
-
-def dark_ink(img: np.ndarray) -> np.ndarray:
-    return np.asarray(img.max(axis=2) < 90)
-
-
 def test_names_map_to_the_svg_element_ids() -> None:
     # ids as written in the decks' SVG files (e.g. id="queen_heart", id="1_club")
     assert kdedeck.element_id("QH") == "queen_heart"
@@ -73,44 +69,21 @@ def test_every_installed_design_is_catalogued() -> None:
 @pytest.mark.parametrize("name", [VECTOR, BITMAP])
 def test_52_distinct_faces_and_a_back(decks: dict[str, Deck], name: str) -> None:
     deck = decks[name]
-    faces = {c: deck.face(c).astype(np.int16) for c in CARD_CODES}
-    shapes = {f.shape for f in faces.values()} | {deck.back().shape}
-    assert len(shapes) == 1, shapes  # one card size for the whole deck
-    h, w, ch = shapes.pop()
-    assert w == WIDTH and ch == 3 and 1.35 < h / w < 1.7  # portrait, poker-ish
-    assert all(deck.face(c).dtype == np.uint8 for c in ("AS", "KH"))
-    codes = list(CARD_CODES)
-    for i, a in enumerate(codes):
-        for b in codes[i + 1:]:
-            assert np.abs(faces[a] - faces[b]).mean() > 1.0, (name, a, b)
-    back = deck.back().astype(np.int16)
-    assert min(np.abs(back - f).mean() for f in faces.values()) > 30, name
+    # portrait, poker-ish
+    h, w = one_size_52_distinct_faces_and_a_back(deck, name, WIDTH, (1.35, 1.7))
     alpha = deck.mask("AS")
-    assert alpha.shape == (h, w)
     assert alpha[0, 0] < 128 and alpha[h // 2, w // 2] == 255  # rounded corner, solid middle
 
 
 @pytest.mark.parametrize("name", [VECTOR, BITMAP])
 def test_index_ink_follows_the_suit(decks: dict[str, Deck], name: str) -> None:
-    deck = decks[name]
-    for code in CARD_CODES:
-        img = deck.face(code)
-        h, w = img.shape[:2]
-        index = img[: int(0.25 * h), : int(0.2 * w)]  # top-left index corner
-        if code[1] in "HD":
-            assert red_ink(index).sum() > 50, (name, code)
-        else:
-            assert red_ink(index).sum() < 10 and dark_ink(index).sum() > 50, (name, code)
+    index_ink_follows_the_suit(decks[name], name, 50)
 
 
 def test_faces_are_upright(decks: dict[str, Deck]) -> None:
     deck = decks[VECTOR]
     for code in ("7H", "7D", "7S", "7C"):
-        img = deck.face(code)
-        h, w = img.shape[:2]
-        body = img[:, int(0.2 * w) : int(0.8 * w)]  # the pips, without the index columns
-        ink = red_ink(body) if code[1] in "HD" else dark_ink(body)
-        upper, lower = int(ink[: h // 2].sum()), int(ink[h // 2 :].sum())
+        upper, lower = sevens_ink_above_and_below(deck, code)
         assert 1.15 < upper / lower < 1.6, (code, upper, lower)  # 4/3 upright, 3/4 turned
 
 
@@ -124,9 +97,7 @@ def test_the_cache_is_reused(decks: dict[str, Deck], cache: Path,
 
     monkeypatch.setattr(kdedeck, "_rsvg", no_render)
     monkeypatch.setattr(kdedeck, "_embedded_png", no_render)
-    again = open_deck(VECTOR, width=WIDTH)
-    assert all(np.array_equal(again.face(c), decks[VECTOR].face(c)) for c in CARD_CODES)
-    assert np.array_equal(again.back(), decks[VECTOR].back())
+    assert same_faces(open_deck(VECTOR, width=WIDTH), decks[VECTOR])
 
 
 def test_an_unknown_design_is_refused_with_the_installed_ones() -> None:

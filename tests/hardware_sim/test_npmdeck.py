@@ -19,8 +19,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pytest
+from deck_checks import (
+    dark_ink,
+    index_ink_follows_the_suit,
+    one_size_52_distinct_faces_and_a_back,
+    red_ink,
+    same_faces,
+    sevens_ink_above_and_below,
+)
 
 from hardware_sim.cards import CARD_CODES, Deck, npmdeck, open_deck
 
@@ -44,15 +51,6 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="module")
 def decks(cache: Path) -> dict[str, Deck]:
     return {name: open_deck(name, width=WIDTH) for name in (SVG, PNG)}
-
-
-def red_ink(img: np.ndarray) -> np.ndarray:
-    b, g, r = (img[..., i].astype(int) for i in range(3))
-    return (r > g + 60) & (r > b + 60)
-
-
-def dark_ink(img: np.ndarray) -> np.ndarray:
-    return np.asarray(img.max(axis=2) < 90)
 
 
 def test_card_codes_map_to_the_packages_file_names() -> None:
@@ -81,19 +79,9 @@ def test_every_catalogued_design_has_52_cards_and_a_back(name: str) -> None:
 @pytest.mark.parametrize("name", [SVG, PNG])
 def test_52_distinct_faces_and_a_back(decks: dict[str, Deck], name: str) -> None:
     deck = decks[name]
-    faces = {c: deck.face(c).astype(np.int16) for c in CARD_CODES}
-    shapes = {f.shape for f in faces.values()} | {deck.back().shape}
-    assert len(shapes) == 1, shapes  # one card size for the whole deck
-    h, w, ch = shapes.pop()
-    assert w == WIDTH and ch == 3 and 1.35 < h / w < 1.5  # portrait, poker size (63 x 88 mm)
-    codes = list(CARD_CODES)
-    for i, a in enumerate(codes):
-        for b in codes[i + 1:]:
-            assert np.abs(faces[a] - faces[b]).mean() > 1.0, (name, a, b)
-    back = deck.back().astype(np.int16)
-    assert min(np.abs(back - f).mean() for f in faces.values()) > 30, name
+    # portrait, poker size (63 x 88 mm)
+    h, w = one_size_52_distinct_faces_and_a_back(deck, name, WIDTH, (1.35, 1.5))
     alpha = deck.mask("AS")
-    assert alpha.shape == (h, w)
     for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
         assert alpha[y, x] < 128, (name, y, x)  # rounded corners
     assert alpha[h // 2, w // 2] == 255 and alpha[h // 2, 2] == 255
@@ -115,27 +103,14 @@ def test_the_ace_of_spades_is_dark_ink_on_light_paper(decks: dict[str, Deck], na
 
 @pytest.mark.parametrize("name", [SVG, PNG])
 def test_index_ink_follows_the_suit(decks: dict[str, Deck], name: str) -> None:
-    deck = decks[name]
-    for code in CARD_CODES:
-        img = deck.face(code)
-        h, w = img.shape[:2]
-        index = img[: int(0.25 * h), : int(0.2 * w)]  # top-left index corner
-        if code[1] in "HD":
-            assert red_ink(index).sum() > 30, (name, code)
-        else:
-            assert red_ink(index).sum() < 10 and dark_ink(index).sum() > 30, (name, code)
+    index_ink_follows_the_suit(decks[name], name, 30)
 
 
 @pytest.mark.parametrize("name", [SVG, PNG])
 def test_faces_are_upright(decks: dict[str, Deck], name: str) -> None:
     deck = decks[name]
     for code in ("7H", "7D", "7S", "7C"):
-        img = deck.face(code)
-        h, w = img.shape[:2]
-        body = img[:, int(0.2 * w): int(0.8 * w)]  # the pips, without the index columns
-        ink = red_ink(body) if code[1] in "HD" else dark_ink(body)
-        upper, lower = int(ink[: h // 2].sum()), int(ink[h // 2:].sum())
-        # the seventh pip is above the centre: more ink above (turned: below)
+        upper, lower = sevens_ink_above_and_below(deck, code)
         assert upper / lower > 1.15, (name, code, upper, lower)
 
 
@@ -148,9 +123,7 @@ def test_the_cache_is_reused(decks: dict[str, Deck], cache: Path,
         raise AssertionError("rendered again instead of reading the cache")
 
     monkeypatch.setattr(npmdeck, "render_file", no_render)
-    again = open_deck(SVG, width=WIDTH)
-    assert all(np.array_equal(again.face(c), decks[SVG].face(c)) for c in CARD_CODES)
-    assert np.array_equal(again.back(), decks[SVG].back())
+    assert same_faces(open_deck(SVG, width=WIDTH), decks[SVG])
 
 
 def test_an_unknown_design_is_refused_with_the_known_ones() -> None:
