@@ -76,6 +76,15 @@ class PtyPort:
             self.url = slave_path
 
     def unplug(self) -> None:
+        # The link goes first, as udev removes a by-id link when the cable is
+        # pulled: closed first, the pair's /dev/pts/N is free for any other
+        # process's new terminal while the link still names it, and a host
+        # reconnecting in that moment talks to that other device (a test
+        # beside another one saw its shoe "restart" as the other's; the
+        # simulator's ``hardware_sim.ports.PtyPort`` learnt the same).
+        if self.link_path and self._master is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.link_path)
         for fd in (self._master, self._slave):
             if fd is not None:
                 os.close(fd)

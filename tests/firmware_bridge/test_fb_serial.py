@@ -292,3 +292,22 @@ def test_the_pty_symlink_follows_replugs(tmp_path: Path) -> None:
         os.close(old_host)
     port.close()
     assert not os.path.exists(port.url)
+
+
+def test_an_unplugged_pty_takes_its_link_with_it(tmp_path: Path) -> None:
+    """Pulling the cable removes the by-id link, as udev does; replugging makes
+    it again, to a new terminal.  A link left naming the old /dev/pts/N would
+    let a host reconnecting meanwhile open whatever terminal another process
+    got that number for (a parallel test's device: seen as a shoe "restart")."""
+    link = tmp_path / "by-id-shoe"
+    port = PtyPort(str(link))
+    try:
+        first = os.path.realpath(link)
+        assert link.is_symlink() and first.startswith("/dev/pts/")
+        port.unplug()
+        assert not os.path.lexists(link)
+        port.replug()
+        assert link.is_symlink() and os.path.realpath(link).startswith("/dev/pts/")
+    finally:
+        port.close()
+    assert not os.path.lexists(link)
