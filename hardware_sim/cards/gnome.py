@@ -264,6 +264,35 @@ def one_size(cells: dict[str, Image], width: int) -> dict[str, Image]:
             for k, c in cells.items()}
 
 
+#: a pixel more opaque than this is card (trimming a rendered or decoded card)
+ALPHA_MIN = 8
+
+
+def as_bgra(img: Image) -> Image:
+    """A grey, BGR or BGRA bitmap as BGRA (opaque where it had no alpha)."""
+    if img.ndim == 2:
+        return u8(cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA))
+    if img.shape[2] == 3:
+        return u8(cv2.cvtColor(img, cv2.COLOR_BGR2BGRA))
+    return img
+
+
+def read_png(path: Path) -> Image:
+    """A card bitmap file as BGRA: designs shipped as one PNG per card."""
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise RuntimeError(f"could not decode {path}")
+    return as_bgra(u8(img))
+
+
+def trim(bgra: Image) -> Image:
+    """The card alone: its visible pixels' bounding box (files pad it unevenly)."""
+    ys, xs = np.nonzero(bgra[..., 3] > ALPHA_MIN)
+    if not len(xs):
+        raise RuntimeError("the card rendered blank")
+    return bgra[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+
+
 def _split(bgra: Image) -> tuple[Image, Image]:
     """BGR over white (what the camera sees of a card's corners) and the alpha."""
     alpha = np.ascontiguousarray(bgra[..., 3])

@@ -54,12 +54,15 @@ import numpy as np
 from hardware_sim.cards._img import Image, u8
 from hardware_sim.cards.builtin import RANKS, STYLES, card_mask, parse_code
 from hardware_sim.cards.gnome import (
+    ALPHA_MIN,
     FACE_KEYS,
     DesignInfo,
     PreRenderedDeck,
+    as_bgra,
     cache_dir,
     cached_faces,
     one_size,
+    trim,
 )
 
 PREFIX = "kde:"
@@ -70,7 +73,6 @@ _RANK_IDS = dict(zip(RANKS, ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
 _SUIT_IDS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 #: rendered at this many times the wanted width, then scaled down (smooth edges)
 OVERSAMPLE = 2
-ALPHA_MIN = 8  # as gnome.py's trim: a pixel more opaque than this is card
 
 # Checked by eye on rendered cards next to the gnome-cards-data designs
 # (kdegames-card-data-kf5 22.12 / Debian 12, 2026-12-02): ``family`` is the gnome
@@ -200,11 +202,6 @@ def _ink_box(bgra: Image) -> tuple[int, int, int, int]:
     return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
 
 
-def _trim(bgra: Image) -> Image:
-    x0, y0, x1, y1 = _ink_box(bgra)
-    return bgra[y0:y1, x0:x1]
-
-
 def _embedded_png(src: Path, element: str) -> Image:
     """The bitmap of an ``<image id=element href="data:image/png;base64,...">``."""
     text = gzip.decompress(src.read_bytes()).decode() if src.suffix == ".svgz" \
@@ -218,11 +215,7 @@ def _embedded_png(src: Path, element: str) -> Image:
             img = cv2.imdecode(raw, cv2.IMREAD_UNCHANGED)
             if img is None:
                 break
-            if img.ndim == 2:
-                img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
-            elif img.shape[2] == 3:
-                img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
-            return u8(img)
+            return as_bgra(u8(img))
     raise RuntimeError(f"{src}: element {element!r} has no size and no embedded PNG")
 
 
@@ -231,7 +224,7 @@ def render_element(src: Path, element: str, width: int) -> Image:
     trimmed to its visible pixels."""
     probe = _rsvg(src, ["--export-id", element])
     if probe is None:
-        return _trim(_embedded_png(src, element))
+        return trim(_embedded_png(src, element))
     x0, y0, x1, y1 = _ink_box(probe)
     zoom = OVERSAMPLE * width / (x1 - x0)
     margin = math.ceil(2 * zoom)  # the probe's box is exact to a pixel at zoom 1
@@ -243,7 +236,7 @@ def render_element(src: Path, element: str, width: int) -> Image:
                       "--page-width", str(page_w), "--page-height", str(page_h)])
     if img is None:
         raise RuntimeError(f"rsvg-convert lost the size of {element!r} in {src}")
-    return _trim(img)
+    return trim(img)
 
 
 def _rounded(bgra: Image) -> Image:

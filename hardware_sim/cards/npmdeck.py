@@ -36,10 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import cv2
-import numpy as np
-
-from hardware_sim.cards._img import Image, u8
+from hardware_sim.cards._img import Image
 from hardware_sim.cards.builtin import RANKS, parse_code
 from hardware_sim.cards.gnome import (
     FACE_KEYS,
@@ -48,12 +45,13 @@ from hardware_sim.cards.gnome import (
     cache_dir,
     cached_faces,
     one_size,
+    read_png,
+    trim,
 )
 
 PREFIX = "npm:"
 #: rendered at this many times the wanted width, then scaled down (smooth edges)
 OVERSAMPLE = 2
-ALPHA_MIN = 8  # as gnome.py's trim: a pixel more opaque than this is card
 _ROOT = Path(__file__).resolve().parents[2]
 
 _SUIT_WORDS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
@@ -234,17 +232,6 @@ def card_file(name: str, code: str | None) -> Path:
     return path
 
 
-def _read_png(path: Path) -> Image:
-    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if img is None:
-        raise RuntimeError(f"could not decode {path}")
-    if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
-    elif img.shape[2] == 3:
-        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
-    return u8(img)
-
-
 def _rsvg(src: Path, width: int) -> Image:
     """BGRA of the whole SVG file ``width`` px wide."""
     exe = shutil.which("rsvg-convert")
@@ -256,21 +243,14 @@ def _rsvg(src: Path, width: int) -> Image:
                                str(src)], capture_output=True, text=True, timeout=300, check=False)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"rsvg-convert failed on {src}: {proc.stderr.strip()}")
-        return _read_png(out)
-
-
-def _trim(bgra: Image) -> Image:
-    ys, xs = np.nonzero(bgra[..., 3] > ALPHA_MIN)
-    if not len(xs):
-        raise RuntimeError("the card rendered blank")
-    return bgra[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+        return read_png(out)
 
 
 def render_file(path: Path, width: int) -> Image:
     """One card file as BGRA about ``OVERSAMPLE * width`` wide (a PNG: as
     stored), trimmed to its visible pixels."""
-    img = _read_png(path) if path.suffix == ".png" else _rsvg(path, OVERSAMPLE * width)
-    return _trim(img)
+    img = read_png(path) if path.suffix == ".png" else _rsvg(path, OVERSAMPLE * width)
+    return trim(img)
 
 
 @cache
