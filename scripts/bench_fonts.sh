@@ -12,6 +12,10 @@
 # anything was trained or tuned.
 # And the npm card packages (pinned, into .cache/cards): the fourth held-out
 # group (vision_split.py NPM_HELD_OUT, read by `--npm`).
+# And the bitmap card packages (arcade 3.3.3 from PyPI, pokerth-data 1.1.2-2
+# from Debian; pinned, checked by sha256, their card folders unpacked into
+# .cache/cards): the fifth held-out group (vision_split.py BITMAP_HELD_OUT,
+# read by `--bitmap`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +44,8 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
 [ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh first" >&2; exit 1; }
+.venv/bin/python -m hardware_sim.cards.bitmapdeck install --prefix .cache/cards  # --bitmap
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run

@@ -67,6 +67,15 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 
+# Bitmap card decks from a PyPI wheel (arcade 3.3.3: Kenney's cards) and a
+# Debian package (pokerth-data 1.1.2-2: PokerTH's decks), pinned by version and
+# sha256 in hardware_sim/cards/bitmapdeck.py: downloaded by pip / apt-get
+# download, checked, and only their card folders unpacked into .cache/cards
+# (nothing is installed).  tests/hardware_sim/test_bitmapdeck.py draws
+# deb:pokerth-800x480 from it (never read by the vision tests: the others are
+# the bitmap held-out group).
+.venv/bin/python -m hardware_sim.cards.bitmapdeck install --prefix .cache/cards
+
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/lint-imports  # the layers: contracts in pyproject.toml

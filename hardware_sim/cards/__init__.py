@@ -21,7 +21,9 @@ laid out as :data:`hardware_sim.cards.layouts.LAYOUTS` says), ``kde:<design>``
 :class:`~hardware_sim.cards.kdedeck.KdeDecksMissing` names the package if they
 are not installed), ``npm:<design>`` (card art from npm packages,
 :mod:`hardware_sim.cards.npmdeck`; :class:`~hardware_sim.cards.npmdeck.NpmDecksMissing`
-gives the ``npm install`` line) or any name from :func:`hardware_sim.cards.gnome.list_designs`.
+gives the ``npm install`` line), ``pypi:<design>`` / ``deb:<design>`` (bitmap decks
+from a PyPI wheel or a Debian package, :mod:`hardware_sim.cards.bitmapdeck`) or any
+name from :func:`hardware_sim.cards.gnome.list_designs`.
 """
 
 from __future__ import annotations
@@ -115,8 +117,9 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
     """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
     (:mod:`hardware_sim.cards.layouts`: a built-in style with its index laid out
     as other decks print it), ``font:<Family>[/bold]``, ``kde:<design>``
-    (kdegames-card-data-kf5), ``npm:<design>`` (card art from npm packages) or a
-    gnome-cards-data design."""
+    (kdegames-card-data-kf5), ``npm:<design>`` (card art from npm packages),
+    ``pypi:<design>`` / ``deb:<design>`` (bitmap decks unpacked from a PyPI wheel or a
+    Debian package) or a gnome-cards-data design."""
     if name == "builtin":
         return BuiltinDeck(width=width)
     if name.startswith("builtin:"):
@@ -145,6 +148,10 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
         from hardware_sim.cards.npmdeck import NpmDeck  # runs rsvg-convert
 
         return NpmDeck(name, width=width)
+    if name.startswith(("pypi:", "deb:")):
+        from hardware_sim.cards.bitmapdeck import BitmapDeck
+
+        return BitmapDeck(name, width=width)
     from hardware_sim.cards.gnome import GnomeDeck  # only when asked: runs rsvg-convert
 
     return GnomeDeck(name, width=width)

@@ -40,13 +40,15 @@ def one_size_52_distinct_faces_and_a_back(
     return h, w
 
 
-def index_ink_follows_the_suit(deck: Deck, name: str, least: int) -> None:
+def index_ink_follows_the_suit(deck: Deck, name: str, least: int,
+                               corner: tuple[float, float] = (0.25, 0.2)) -> None:
     """Red ink in a heart's or diamond's top-left index corner, dark ink and
-    no red in a club's or spade's (at least ``least`` pixels of it)."""
+    no red in a club's or spade's (at least ``least`` pixels of it); the
+    corner is ``corner`` (height, width) of the card."""
     for code in CARD_CODES:
         img = deck.face(code)
         h, w = img.shape[:2]
-        index = img[: int(0.25 * h), : int(0.2 * w)]
+        index = img[: int(corner[0] * h), : int(corner[1] * w)]
         if code[1] in "HD":
             assert red_ink(index).sum() > least, (name, code)
         else:
