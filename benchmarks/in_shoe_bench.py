@@ -10,6 +10,7 @@ and what a frame costs.
     .venv/bin/python benchmarks/in_shoe_bench.py --fresh          # ONCE: the fresh font decks
     .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run    # list the KDE group
     .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run    # list the npm group
+    .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run # list the bitmap group
     .venv/bin/python benchmarks/in_shoe_bench.py --shoe harsh     # a stress test (eighth pass)
     .venv/bin/python benchmarks/in_shoe_bench.py --jobs 2         # two processes, the same readings
 
@@ -45,7 +46,10 @@ after checking that the package is installed (else it prints the ``apt-get``
 line and stops).  ``--npm`` reads the fourth, ``vision_split.NPM_HELD_OUT``
 (card art from npm packages, pinned; made 2026-12-03, to be read once), after
 checking that the packages are installed (else it prints the ``npm install``
-line and stops).
+line and stops).  ``--bitmap`` reads the fifth, ``vision_split.BITMAP_HELD_OUT``
+(bitmap decks from a PyPI wheel and a Debian package, pinned; made 2026-12-03,
+to be read once), after checking that they are unpacked (else it prints the
+install line and stops).
 """
 
 from __future__ import annotations
@@ -64,11 +68,13 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from vision_split import (  # noqa: E402
+    BITMAP_HELD_OUT,
     FRESH_HELD_OUT,
     HELD_OUT,
     KDE_HELD_OUT,
     NPM_HELD_OUT,
     describe,
+    require_bitmap,
     require_fonts,
     require_kde,
     require_npm,
@@ -295,6 +301,12 @@ def main() -> None:
         help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
         "at the end); stops with the npm install line if their packages are missing",
     )
+    which.add_argument(
+        "--bitmap",
+        action="store_true",
+        help="the bitmap held-out decks (vision_split.BITMAP_HELD_OUT, made 2026-12-03; read "
+        "ONCE, at the end); stops with the install line if their packages are not unpacked",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
@@ -331,12 +343,14 @@ def main() -> None:
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")
     designs = (
         FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde
-        else NPM_HELD_OUT if args.npm else HELD if args.held_out
+        else NPM_HELD_OUT if args.npm else BITMAP_HELD_OUT if args.bitmap
+        else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     require_fonts(designs)
     require_kde(designs)
     require_npm(designs)
+    require_bitmap(designs)
     print(
         f"designs: {', '.join(designs)}; presets {', '.join(presets)}; "
         f"{args.passes} passes each, seed {args.seed}; "

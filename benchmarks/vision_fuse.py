@@ -9,6 +9,7 @@ evidence fused across frames (``vision.evidence.FrameFusion``).
     .venv/bin/python benchmarks/vision_fuse.py --fresh             # ONCE: the fresh font decks
     .venv/bin/python benchmarks/vision_fuse.py --kde --dry-run     # list the KDE group
     .venv/bin/python benchmarks/vision_fuse.py --npm --dry-run     # list the npm group
+    .venv/bin/python benchmarks/vision_fuse.py --bitmap --dry-run  # list the bitmap group
 
 For each design and card, the simulated table camera (``SimCamera``, preset
 ``hard`` by default: one shot per card, fresh sensor noise per frame) shows
@@ -30,7 +31,10 @@ after checking that the package is installed (else it prints the ``apt-get``
 line and stops).  ``--npm`` reads the fourth, ``vision_split.NPM_HELD_OUT``
 (card art from npm packages, pinned; made 2026-12-03, to be read once), after
 checking that the packages are installed (else it prints the ``npm install``
-line and stops).
+line and stops).  ``--bitmap`` reads the fifth, ``vision_split.BITMAP_HELD_OUT``
+(bitmap decks from a PyPI wheel and a Debian package, pinned; made 2026-12-03,
+to be read once), after checking that they are unpacked (else it prints the
+install line and stops).
 """
 
 from __future__ import annotations
@@ -49,11 +53,13 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from vision_split import (  # noqa: E402
+    BITMAP_HELD_OUT,
     FRESH_HELD_OUT,
     KDE_HELD_OUT,
     NPM_HELD_OUT,
     describe,
     open_design,
+    require_bitmap,
     require_fonts,
     require_kde,
     require_npm,
@@ -166,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
         "at the end); stops with the npm install line if their packages are missing",
     )
+    which.add_argument(
+        "--bitmap",
+        action="store_true",
+        help="the bitmap held-out decks (vision_split.BITMAP_HELD_OUT, made 2026-12-03; read "
+        "ONCE, at the end); stops with the install line if their packages are not unpacked",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
@@ -196,10 +208,13 @@ def main(argv: list[str] | None = None) -> int:
         args.designs = ",".join(KDE_HELD_OUT)
     if args.npm:
         args.designs = ",".join(NPM_HELD_OUT)
+    if args.bitmap:
+        args.designs = ",".join(BITMAP_HELD_OUT)
     designs = tuple(args.designs.split(","))
     require_fonts(designs)
     require_kde(designs)
     require_npm(designs)
+    require_bitmap(designs)
     if args.dry_run:
         print(f"designs: {args.designs}  preset: {args.preset}  up to {args.grabs} frames per card")
         print("\n".join(describe(designs)))

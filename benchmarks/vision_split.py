@@ -19,13 +19,18 @@ only (the KDE designs that redraw a gnome design are left out).
 :data:`NPM_HELD_OUT` is a fourth: card art published on the npm registry
 (``hardware_sim.cards.npmdeck``, ``npm:<design>``), pinned packages installed
 into ``.cache/cards`` (``npm_missing`` gives the ``npm install`` line).
+
+:data:`BITMAP_HELD_OUT` is a fifth: bitmap decks shipped inside a PyPI wheel
+and a Debian package (``hardware_sim.cards.bitmapdeck``, ``pypi:<design>``,
+``deb:<design>``), the pinned files unpacked into ``.cache/cards``
+(``bitmap_missing`` gives the install line).
 """
 
 from __future__ import annotations
 
 import sys
 
-from hardware_sim.cards import CARD_CODES, Deck, kdedeck, npmdeck, open_deck
+from hardware_sim.cards import CARD_CODES, Deck, bitmapdeck, kdedeck, npmdeck, open_deck
 from hardware_sim.cards.fontdeck import parse_name
 from hardware_sim.cards.gnome import info, must_be_unsure
 from hardware_sim.cards.truetype import FONT_PACKAGES, FontMissing, find_font
@@ -142,6 +147,41 @@ KDE_HELD_OUT_NEGATIVE = ("kde:xskat-german", "kde:xskat-french")
 #: never tune, train or choose anything on it.
 NPM_HELD_OUT = ("npm:cardsjs",)
 
+#: Bitmap held-out group (the fifth), made on 2026-12-03 when every group above
+#: had been read: decks shipped as one PNG per card inside a PyPI wheel and a
+#: Debian package, neither installed while the generic model was trained or any
+#: threshold chosen (``hardware_sim.cards.bitmapdeck``; the pinned files are
+#: downloaded, checked by sha256 and unpacked into ``.cache/cards``).  Candidates:
+#: the ``arcade`` 3.3.3 wheel's resources (Kenney's playing cards, CC0), Debian
+#: ``pokerth-data`` 1.1.2-2 (three decks), ``pygame-cards`` 0.2.0 (PyPI) and
+#: Debian ``ace-of-penguins``, ``xsol`` and ``lskat-data``.  Each deck was compared
+#: with every gnome, KDE and npm design by the correlation of its AS, QS, KD and
+#: JH (none above 0.58; the same art gives 0.95) and by its credits; the
+#: candidates' images were not looked at: PokerTH's card numbering was found from
+#: the ink's colour (four blocks of 13 in one suit; in the four-colour deck
+#: diamonds blue, clubs green), the layouts from where the ink's connected parts
+#: lie.  Left out: ``deb:pokerth-800x480`` (PokerTH 1.0's deck for an 800 x 480
+#: screen): the rank a third of the card's height with the suit under it, filling
+#: the left side from the top to 70 % down, the pips in a box bottom-right and no
+#: turned index (like KDE's oxygen, a layout the reader does not handle);
+#: ``pygame-cards``: no card image (faces drawn by code; one back PNG);
+#: ``ace-of-penguins``: its faces are put together at run time from the rank and
+#: suit glyph strips among the 16 PNGs inside ``libcards.so``, no card image;
+#: ``xsol``: draws its cards; ``lskat-data``: table backgrounds only (its cards
+#: are KDE's decks).
+#: Kept, all with standard A 2..10 J Q K indices in French suits, top-left and
+#: turned bottom-right: ``pypi:kenney`` (Kenney's Playing Cards Pack, 140 x 190 px
+#: bitmaps on white paper, the courts one picture for both suits of a
+#: colour; a ten's first pips 1 px from its index); ``deb:pokerth`` (Wikimedia
+#: Commons user Xiong's "Poker (cards deck)", GFDL-1.2+ or public domain: 48 x 76
+#: px, scaled up five times; a big index, a fifth of the card's height, and the
+#: pips or court in a small framed window) and ``deb:pokerth-4c`` (the same with
+#: diamonds blue and clubs green; one family with ``deb:pokerth``, grey correlation
+#: 1.00, as anglo_modern_4_color is anglo_modern's).  No negatives.
+#: READ ONCE, at the end (``--bitmap`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.
+BITMAP_HELD_OUT = ("pypi:kenney", "deb:pokerth", "deb:pokerth-4c")
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -174,6 +214,23 @@ def require_npm(designs: tuple[str, ...]) -> None:
     line = npm_missing(designs)
     if line:
         print(f"npm card packages are not installed in {npmdeck.packages_dir()}\n"
+              f"install them: {line}   # or: scripts/bench_fonts.sh", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def bitmap_missing(designs: tuple[str, ...] = BITMAP_HELD_OUT) -> str | None:
+    """The install line for the bitmap decks among ``designs`` whose package is
+    not unpacked from its pinned file, else None."""
+    wanted = tuple(n for n in designs if bitmapdeck.is_bitmap_deck(n))
+    return bitmapdeck.install_line() if bitmapdeck.missing(wanted) else None
+
+
+def require_bitmap(designs: tuple[str, ...]) -> None:
+    """Exit (status 2) with the install line if a bitmap deck among ``designs``
+    lacks its package (another version would be a different deck)."""
+    line = bitmap_missing(designs)
+    if line:
+        print(f"bitmap card packages are not unpacked in {bitmapdeck.packages_dir()}\n"
               f"install them: {line}   # or: scripts/bench_fonts.sh", file=sys.stderr)
         raise SystemExit(2)
 
@@ -227,6 +284,10 @@ def describe(designs: tuple[str, ...]) -> list[str]:
             entry = npmdeck.design(name)
             out.append(f"  {name}: {entry.package.spec} ({entry.package.licence}), "
                        f"{npmdeck.card_file(name, 'AS').parent}")
+        elif bitmapdeck.is_bitmap_deck(name):
+            package = bitmapdeck.design(name).package
+            out.append(f"  {name}: {package.registry} {package.spec} "
+                       f"({package.licence}), {bitmapdeck.card_file(name, 'AS').parent}")
         else:
             out.append(f"  {name}")
     return out
@@ -239,6 +300,8 @@ def is_standard(name: str, code: str) -> bool:
         return not kdedeck.must_be_unsure(name, code)
     if name.startswith(npmdeck.PREFIX):
         return not npmdeck.must_be_unsure(name, code)
+    if bitmapdeck.is_bitmap_deck(name):
+        return not bitmapdeck.must_be_unsure(name, code)
     return not must_be_unsure(name, code)
 
 
@@ -251,4 +314,6 @@ def family(name: str) -> str:
         return kdedeck.info(name).family
     if name.startswith(npmdeck.PREFIX):
         return npmdeck.info(name).family
+    if bitmapdeck.is_bitmap_deck(name):
+        return bitmapdeck.info(name).family
     return "builtin" if name.startswith("builtin") else info(name).family

@@ -126,7 +126,7 @@ _POKERTH = "usr/share/games/pokerth/gfx/cards"
 DESIGNS: dict[str, BitmapDesign] = {
     "pypi:kenney": BitmapDesign(
         ARCADE, "arcade/resources/assets/images/cards", "kenney", "cardBack_blue2.png",
-        DesignInfo("kenney", note="140 x 190 px flat bitmaps; rank over suit top-left, "
+        DesignInfo("kenney", note="140 x 190 px bitmaps; rank over suit top-left, "
                                   "turned bottom-right; a ten's first pips 1 px from its index")),
     "deb:pokerth": BitmapDesign(
         POKERTH, f"{_POKERTH}/default", "pokerth", "flipside.png",

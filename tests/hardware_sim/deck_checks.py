@@ -1,6 +1,7 @@
-"""Checks every pre-rendered deck of other people's art must pass (the KDE
-and npm decks): worked out from what a printed card is, not from the
-renderer.  Shared by ``test_kdedeck.py`` and ``test_npmdeck.py``."""
+"""Checks every pre-rendered deck of other people's art must pass (the KDE,
+npm and bitmap decks): worked out from what a printed card is, not from the
+renderer.  Shared by ``test_kdedeck.py``, ``test_npmdeck.py`` and
+``test_bitmapdeck.py``."""
 
 from __future__ import annotations
 
