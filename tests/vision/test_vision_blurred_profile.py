@@ -196,3 +196,22 @@ def test_blur_marks_must_fit_the_templates(profiles) -> None:  # type: ignore[no
         DeckProfile(name="x", generic=False, rank_templates=old.rank_templates,
                     rank_labels=old.rank_labels, suit_templates=old.suit_templates,
                     suit_labels=old.suit_labels, rank_blurred=np.ones(3, np.bool_))
+
+
+def test_interactive_calibration_blurs_the_first_frame_of_each_card_only(faces, profiles) -> None:  # type: ignore[no-untyped-def]
+    """Two frames per card: both frames' corners become clean templates (2 x 2
+    per card), the blurred ones come from the first frame alone (at most 2
+    corners x 3 levels per card), so the template count stays that of a
+    folder calibration."""
+    from vision.calibrate import InteractiveCalibration
+
+    cal = InteractiveCalibration(frames_needed=2)
+    while cal.wanted is not None:
+        face = faces[cal.wanted]
+        assert not cal.offer(face)
+        assert cal.offer(face)
+    learned = cal.finish(name="dealer")
+    assert int((~learned.rank_blurred).sum()) == 52 * 2 * 2
+    assert 0 < int(learned.rank_blurred.sum()) <= 52 * 2 * len(BLUR_LEVELS)
+    # the first frame is the face itself: the same blurred glyphs as the folder's
+    assert int(learned.rank_blurred.sum()) == int(profiles[1].rank_blurred.sum())
