@@ -11,13 +11,14 @@ samples from camera frames.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from vision.blurred import BLUR_LEVELS, BlurLevel, blurred_glyphs
 from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
 from vision.index import IndexGlyphs, card_corners
@@ -32,13 +33,24 @@ def card_glyphs(image: Image) -> list[IndexGlyphs]:
     """Both index corners of the card in ``image`` (those that could be read),
     each the way up its index is printed (``Recognizer.as_printed``, by the
     generic classifier: there is no profile yet)."""
+    return face_glyphs(image, levels=())[0]
+
+
+def face_glyphs(
+    image: Image, *, levels: Sequence[BlurLevel] = BLUR_LEVELS
+) -> tuple[list[IndexGlyphs], list[IndexGlyphs]]:
+    """The card's index corners as :func:`card_glyphs` gives them, and the same
+    corners read at the camera's blur ``levels`` (``vision.blurred``): the
+    extra templates a profile matches blurred frames with."""
     from vision.recognizer import Recognizer
 
     det = find_card(image)
     if det is None:
-        return []
+        return [], []
     generic = Recognizer()
-    return [generic.as_printed(g) for g in card_corners(image, det.quad) if g is not None]
+    read = [g for g in card_corners(image, det.quad) if g is not None]
+    printed = [generic.as_printed(g) for g in read]
+    return printed, blurred_glyphs(image, det.quad, read, printed, levels)
 
 
 def find_calibration_images(folder: str | Path) -> dict[str, Path]:
@@ -64,14 +76,16 @@ def find_calibration_images(folder: str | Path) -> dict[str, Path]:
 
 def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
     """A deck profile from ``{code: clean upright face}``; ProfileError when unusable."""
-    samples = {code: card_glyphs(img) for code, img in images.items()}
+    read = {code: face_glyphs(img) for code, img in images.items()}
+    samples = {code: clean for code, (clean, _) in read.items()}
     unreadable = [c for c in CARD_CODES if not samples.get(c)]
     if unreadable:
         raise ProfileError(
             "could not find the index corner on " + " ".join(unreadable)
             + " (each image should show one clean, upright card face)"
         )
-    profile = build_profile(samples, name=name)
+    profile = build_profile(samples, name=name,
+                            blurred={code: blurred for code, (_, blurred) in read.items()})
     check_profile(profile, samples)
     return profile
 
@@ -115,7 +129,10 @@ class InteractiveCalibration:
 
     frames_needed: int = 3
     samples: dict[str, list[IndexGlyphs]] = field(default_factory=dict)
+    #: the same frames' corners at the camera's blur levels (``vision.blurred``)
+    blurred: dict[str, list[IndexGlyphs]] = field(default_factory=dict)
     _streak: list[IndexGlyphs] = field(default_factory=list)
+    _streak_blurred: list[IndexGlyphs] = field(default_factory=list)
     _frames: int = 0
 
     @property
@@ -134,31 +151,39 @@ class InteractiveCalibration:
         code = self.wanted
         if code is None:
             return False
-        glyphs = card_glyphs(frame)
+        # blurred from the streak's first frame only: a profile's templates are
+        # all compared with every corner read, so three times as many would
+        # cost read time for frames that differ only by sensor noise
+        glyphs, blurred = face_glyphs(frame, levels=BLUR_LEVELS if self._frames == 0 else ())
         if not glyphs:
-            self._streak.clear()
-            self._frames = 0
+            self._restart()
             return False
         self._streak.extend(glyphs)
+        self._streak_blurred.extend(blurred)
         self._frames += 1
         if self._frames >= self.frames_needed:
             self.samples[code] = list(self._streak)
-            self._streak.clear()
-            self._frames = 0
+            self.blurred[code] = list(self._streak_blurred)
+            self._restart()
             return True
         return False
+
+    def _restart(self) -> None:
+        self._streak.clear()
+        self._streak_blurred.clear()
+        self._frames = 0
 
     def skip_back(self) -> None:
         """Forget the last learned card (the dealer showed the wrong one)."""
         done = [c for c in CARD_CODES if c in self.samples]
         if done:
             del self.samples[done[-1]]
-        self._streak.clear()
-        self._frames = 0
+            self.blurred.pop(done[-1], None)
+        self._restart()
 
     def finish(self, *, name: str) -> DeckProfile:
         if self.wanted is not None:
             raise ProfileError(f"calibration is not finished: {self.wanted} is still to be shown")
-        profile = build_profile(self.samples, name=name)
+        profile = build_profile(self.samples, name=name, blurred=self.blurred)
         check_profile(profile, self.samples)
         return profile

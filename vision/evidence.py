@@ -40,6 +40,7 @@ CODES: dict[str, str] = {
     "rank unlike any known": "low_confidence",
     "suit unlike any known": "low_confidence",
     "the deck's glyphs and the classifier disagree": "low_confidence",
+    "a blurred glyph the classifier reads otherwise": "low_confidence",
     "6 or 9: the index's geometry disagrees with the glyph": "orientation",
     "6 or 9": "orientation",
     "the card's pips disagree with its index": "pips_disagree",

@@ -7,7 +7,10 @@ read by the generic classifier (``vision.glyph_model``); the averaged "generic
 profile" of the first version is gone, as nothing read with it any more.
 
 A profile file is a NumPy ``.npz``: arrays plus one JSON metadata string, so it
-loads without pickle.
+loads without pickle.  Format 2 (the eleventh pass) adds templates read from
+blurred copies of the faces (``vision.blurred``) and marks which they are;
+a format 1 file, made before, still loads and reads as it did (clean
+templates only): calibrating again adds the blurred ones.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ RANK_CLASSES = RANKS + FOREIGN
 SUIT_CLASSES = SUITS + FOREIGN
 
 FloatArray = npt.NDArray[np.float32]
-FORMAT = "pontoon-table deck profile 1"
+FORMAT = "pontoon-table deck profile 2"
+#: formats :func:`load_profile` reads (1: clean templates only)
+READABLE_FORMATS = ("pontoon-table deck profile 1", FORMAT)
 
 
 class ProfileError(Exception):
@@ -68,8 +73,20 @@ class DeckProfile:
     #: typical rank glyph height in card units (0: unknown)
     rank_height: float = 0.0
     thresholds: Thresholds = GENERIC_THRESHOLDS
+    #: per template, whether it was read from a blurred copy of a face
+    #: (``vision.blurred``); empty: none was (a format 1 profile)
+    rank_blurred: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, np.bool_))
+    suit_blurred: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, np.bool_))
 
     def __post_init__(self) -> None:
+        for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
+                                         ("suit", self.suit_templates, self.suit_blurred)):
+            if len(blurred) == 0:
+                blurred = np.zeros(len(templates), np.bool_)
+            elif len(blurred) != len(templates):
+                raise ProfileError(
+                    f"{len(blurred)} {kind} blur marks for {len(templates)} templates")
+            object.__setattr__(self, f"{kind}_blurred", np.asarray(blurred, np.bool_))
         # Index arrays for "best template per class" without Python loops at read time.
         rank_idx = np.array([RANK_CLASSES.index(r) for r in self.rank_labels], np.intp)
         suit_idx = np.array([SUIT_CLASSES.index(s) for s in self.suit_labels], np.intp)
@@ -80,10 +97,25 @@ class DeckProfile:
 
     def rank_scores(self, feature: FloatArray) -> FloatArray:
         """Best correlation per rank class, in ``RANK_CLASSES`` order (-1: no template)."""
-        return self._rank_groups.best(self.rank_templates @ feature)  # type: ignore[attr-defined, no-any-return]
+        return self.rank_match(feature)[0]
 
     def suit_scores(self, feature: FloatArray) -> FloatArray:
-        return self._suit_groups.best(self.suit_templates @ feature)  # type: ignore[attr-defined, no-any-return]
+        return self.suit_match(feature)[0]
+
+    def rank_match(self, feature: FloatArray) -> tuple[FloatArray, bool]:
+        """:meth:`rank_scores`, and whether the best template of all is a
+        blurred one (a match the recogniser trusts only with the classifier)."""
+        raw = _correlations(self.rank_templates, feature)
+        return self._rank_groups.best(raw), bool(self.rank_blurred[int(np.argmax(raw))])  # type: ignore[attr-defined]
+
+    def suit_match(self, feature: FloatArray) -> tuple[FloatArray, bool]:
+        raw = _correlations(self.suit_templates, feature)
+        return self._suit_groups.best(raw), bool(self.suit_blurred[int(np.argmax(raw))])  # type: ignore[attr-defined]
+
+    @property
+    def blurred_templates(self) -> int:
+        """How many templates were read from blurred faces (0: a format 1 profile)."""
+        return int(self.rank_blurred.sum() + self.suit_blurred.sum())
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -103,6 +135,8 @@ class DeckProfile:
                 meta=np.array(json.dumps(meta)),
                 rank_templates=_quantise(self.rank_templates),
                 suit_templates=_quantise(self.suit_templates),
+                rank_blurred=self.rank_blurred.astype(np.uint8),
+                suit_blurred=self.suit_blurred.astype(np.uint8),
             )
 
 
@@ -134,6 +168,20 @@ class _Groups:
         return out
 
 
+#: templates correlated per call at most: OpenBLAS spreads a matrix-vector
+#: product of about 400 x 1200 over its threads, and on a busy machine the
+#: reading thread then spent up to 4 ms (p99) waiting for them; 256 rows stay
+#: on the calling thread (measured: 300 rows did, 410 did not)
+_ROWS_PER_CALL = 256
+
+
+def _correlations(templates: FloatArray, feature: FloatArray) -> FloatArray:
+    if len(templates) <= _ROWS_PER_CALL:
+        return templates @ feature
+    return np.concatenate([templates[i : i + _ROWS_PER_CALL] @ feature
+                           for i in range(0, len(templates), _ROWS_PER_CALL)])
+
+
 def _quantise(a: FloatArray) -> npt.NDArray[np.int8]:
     return np.clip(np.round(a * 127 / 0.5), -127, 127).astype(np.int8)  # entries stay < 0.5
 
@@ -152,12 +200,17 @@ def load_profile(path: str | Path) -> DeckProfile:
             meta = json.loads(str(z["meta"]))
             ranks = _dequantise(z["rank_templates"])
             suits = _dequantise(z["suit_templates"])
+            # format 1 has no blur marks: every template is a clean one
+            rank_blurred = z["rank_blurred"] if "rank_blurred" in z else np.zeros(0, np.uint8)
+            suit_blurred = z["suit_blurred"] if "suit_blurred" in z else np.zeros(0, np.uint8)
     except FileNotFoundError:
         raise ProfileError(f"profile {path} does not exist") from None
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
         raise ProfileError(f"{path} is not a deck profile ({exc})") from None
-    if meta.get("format") != FORMAT:
-        raise ProfileError(f"{path} is not a deck profile (format {meta.get('format')!r})")
+    if meta.get("format") not in READABLE_FORMATS:
+        raise ProfileError(f"{path} is not a deck profile this version reads (format "
+                           f"{meta.get('format')!r}; it reads {', '.join(READABLE_FORMATS)}): "
+                           "calibrate again, or update pontoon-table")
     if ranks.shape[1:] != (FEATURE_LEN,) or suits.shape[1:] != (FEATURE_LEN,):
         raise ProfileError(f"{path} was made by another version of pontoon-table; calibrate again")
     return DeckProfile(
@@ -170,6 +223,8 @@ def load_profile(path: str | Path) -> DeckProfile:
         suit_colours={k: (v[0], v[1], v[2]) for k, v in meta["suit_colours"].items()},
         rank_height=float(meta["rank_height"]),
         thresholds=Thresholds(**meta["thresholds"]),
+        rank_blurred=rank_blurred.astype(np.bool_),
+        suit_blurred=suit_blurred.astype(np.bool_),
     )
 
 
@@ -185,6 +240,7 @@ def build_profile(
     generic: bool = False,
     average: bool = False,
     complete: bool = True,
+    blurred: Mapping[str, Iterable[IndexGlyphs]] | None = None,
 ) -> DeckProfile:
     """Templates from the glyphs read off each card (``samples[code]``: its corners).
 
@@ -192,9 +248,18 @@ def build_profile(
     many designs, and averaging one design's four suits keeps the file small);
     otherwise every corner seen becomes a template.  ``complete`` demands all
     52 cards (a deck profile); the generic builder passes what a design has.
+    ``blurred[code]``: the card's corners read from blurred copies of its face
+    (``vision.blurred``), kept as extra templates marked blurred; they teach
+    neither ink colours nor the rank's height, which blur changes.
     """
     rank_f: dict[str, list[FloatArray]] = {r: [] for r in RANKS}
     suit_f: dict[str, list[FloatArray]] = {s: [] for s in SUITS}
+    rank_b: dict[str, list[FloatArray]] = {r: [] for r in RANKS}
+    suit_b: dict[str, list[FloatArray]] = {s: [] for s in SUITS}
+    for code, glyphs in (blurred or {}).items():
+        for g in glyphs:
+            rank_b[code[0]].append(g.rank)
+            suit_b[code[1]].append(g.suit)
     colours: dict[str, list[tuple[float, float, float]]] = {s: [] for s in SUITS}
     heights: list[float] = []
     for code, glyphs in samples.items():
@@ -207,22 +272,30 @@ def build_profile(
     if missing and complete:
         raise ProfileError(f"no readable index on {', '.join(missing)}")
 
-    def stack(groups: dict[str, list[FloatArray]]) -> tuple[FloatArray, tuple[str, ...]]:
+    def stack(
+        groups: dict[str, list[FloatArray]], extra: dict[str, list[FloatArray]]
+    ) -> tuple[FloatArray, tuple[str, ...], npt.NDArray[np.bool_]]:
         vecs: list[FloatArray] = []
         labels: list[str] = []
+        marks: list[bool] = []
         for label, fs in groups.items():
             if not fs:
                 continue
             if average:
                 vecs.append(_unit(np.mean(fs, axis=0)))
                 labels.append(label)
+                marks.append(False)
             else:
                 vecs.extend(fs)
                 labels.extend(label * len(fs))
-        return np.stack(vecs).astype(np.float32), tuple(labels)
+                marks.extend([False] * len(fs))
+            vecs.extend(extra[label])
+            labels.extend(label * len(extra[label]))
+            marks.extend([True] * len(extra[label]))
+        return np.stack(vecs).astype(np.float32), tuple(labels), np.array(marks, np.bool_)
 
-    rt, rl = stack(rank_f)
-    st, sl = stack(suit_f)
+    rt, rl, rb = stack(rank_f, rank_b)
+    st, sl, sb = stack(suit_f, suit_b)
     suit_colours = (
         {}
         if generic
@@ -238,4 +311,6 @@ def build_profile(
         suit_colours=suit_colours,  # type: ignore[arg-type]
         rank_height=float(np.median(heights)) if heights else 0.0,
         thresholds=GENERIC_THRESHOLDS if generic else DECK_THRESHOLDS,
+        rank_blurred=rb,
+        suit_blurred=sb,
     )

@@ -114,6 +114,9 @@ class _CornerVote:
     sure: bool = False
     #: log-likelihood per card from the classifier (``vision.evidence``)
     evidence: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
+    #: a deck profile's match: "r" when its rank, "s" when its suit, was won by
+    #: a template read from a blurred face (``vision.blurred``)
+    blurred: str = field(default="", compare=False)
 
 
 def _best(scores: npt.NDArray[np.float32]) -> tuple[int, float, float]:
@@ -181,7 +184,8 @@ class Recognizer:
         tmpl = self._match(g)
         if tmpl.problem and FOREIGN in tmpl.card:
             return tmpl  # what ``_combine`` answers whatever the classifier says
-        vote = self._combine(tmpl, self._classify(g))
+        clf = self._classify(g)
+        vote = self._combine(_blur_checked(tmpl, clf), clf)
         if not vote.problem and vote.card[0] in "69" and _loop_says(g) not in (None, vote.card[0]):
             # The deck's own templates named a 6 or 9 whose loop says the other:
             # a blurred glyph of a typeface whose 9 is its 6 turned.
@@ -225,8 +229,10 @@ class Recognizer:
         p = self.profile
         assert p is not None
         t = p.thresholds
-        ri, rs, rr = _best(p.rank_scores(g.rank))
-        si, ss, sr = _best(p.suit_scores(g.suit))
+        rank_scores, rank_blurred = p.rank_match(g.rank)
+        suit_scores, suit_blurred = p.suit_match(g.suit)
+        ri, rs, rr = _best(rank_scores)
+        si, ss, sr = _best(suit_scores)
         rank, suit = RANK_CLASSES[ri], SUIT_CLASSES[si]
         card = rank + suit
         problem = ""
@@ -250,7 +256,8 @@ class Recognizer:
             (ss - t.min_suit_score) / max(1e-6, 1 - t.min_suit_score),
         )
         conf = min(max(0.5 + slack, 0.0), 1.0)
-        return _CornerVote(card, conf, problem)
+        blurred = "r" * rank_blurred + "s" * suit_blurred
+        return _CornerVote(card, conf, problem, blurred=blurred)
 
     def _classify(self, g: IndexGlyphs) -> _CornerVote:
         """A corner read by the generic classifier: probabilities, not templates."""
@@ -546,6 +553,30 @@ def with_body(reading: Reading, body: BodyReading) -> Reading:
     if reading.card is None:
         return replace(reading, evidence=evidence, guesses=top_guesses(evidence))
     return replace(reading, evidence=evidence)
+
+
+#: a corner whose deck templates named a card by a blurred template alone
+BLURRED_ALONE = "a blurred glyph the classifier reads otherwise"
+
+
+def _blur_checked(tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
+    """A deck-template match, doubted when a template read from a blurred
+    face (``vision.blurred``) won the rank or the suit and the classifier's
+    best guess is another rank or suit.
+
+    Blur makes glyphs alike: a blurred "J" is a narrow blob, and so is a "4"
+    whose arms the frame's blur cut off; the clean templates refuse such a
+    blob, the blurred ones may take it for the wrong one.  The classifier,
+    trained on blurred glyphs of many typefaces, is the second witness the
+    blurred templates need (whether it is sure does not matter: its best
+    guess must be the same); the clean templates keep the trust they had."""
+    if tmpl.problem or not tmpl.blurred:
+        return tmpl
+    if ("r" in tmpl.blurred and clf.card[0] != tmpl.card[0]) or (
+        "s" in tmpl.blurred and clf.card[1] != tmpl.card[1]
+    ):
+        return _CornerVote(tmpl.card, 0.0, BLURRED_ALONE, blurred=tmpl.blurred)
+    return tmpl
 
 
 def _loop_says(g: IndexGlyphs) -> str | None:

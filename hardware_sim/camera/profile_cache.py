@@ -41,6 +41,7 @@ _KEY_MODULES = (
     "hardware_sim.cards.layouts",
     "hardware_sim.camera.frames",
     "vision.calibrate",
+    "vision.blurred",
     "vision.detect",
     "vision.index",
     "vision.profile",
