@@ -5,7 +5,7 @@
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
 no deck profile is given (see ``vision/glyph_model.py`` and ``docs/vision.md``).
-Glyphs are cached in ``/tmp/pontoon-glyph-cache-v5.npz`` (``-stylesN`` added with
+Glyphs are cached in ``/tmp/pontoon-glyph-cache-v6.npz`` (``-stylesN`` added with
 ``--styles N``); ``--recollect`` redoes them.
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
@@ -19,9 +19,13 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   style's), standard and with foreign letters and suits;
 * synthetic faces in the training TrueType fonts only
   (``vision_fontdeck.FONTS``, drawn under a fontconfig that knows nothing but
-  ``vision_fontdeck.TRAINING_FONT_FAMILIES``, the DejaVu and Liberation
-  families), so fonts installed later (the fresh held-out font decks of
-  ``vision_split.FRESH_HELD_OUT``) never reach training;
+  ``vision_fontdeck.TRAINING_FONT_FAMILIES``: the DejaVu and Liberation
+  families and, since the eleventh pass, condensed, serif and sans faces from
+  13 more Debian font packages, ``scripts/bench_fonts.sh``), half of them with
+  the index set narrower or wider than cut; fonts installed for anything else
+  (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
+  ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
+  training font stops the build (``FontMissing``, naming its package);
 * with ``--styles N``: N groups of faces whose suit signs are drawn in a new
   hand each (``vision_suitdeck``, ``hardware_sim.cards.suit_styles``: clubs
   and spades twice as often, a "B" in many weights and other foreign letters,
@@ -84,7 +88,7 @@ from vision.glyph_model import (  # noqa: E402
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "vision" / "data"
-CACHE = Path("/tmp/pontoon-glyph-cache-v5.npz")
+CACHE = Path("/tmp/pontoon-glyph-cache-v6.npz")
 #: groups left out by --validate
 VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
               "hershey:6")
