@@ -60,8 +60,8 @@ HELD_OUT_NEGATIVE = ("atlasnye_skat", "Атласные", "swiss-xvii", "tarocco
 #: threshold chosen (only DejaVu and Liberation were; training drew from those
 #: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``; the eleventh pass added
 #: faces from other Debian packages, none of them these nor a clone of them).
-#: Chosen for a spread of index shapes: book serifs of different build (C059 = Century Schoolbook, bold;
-#: P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
+#: Chosen for a spread of index shapes: book serifs of different build (C059 =
+#: Century Schoolbook, bold; P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
 #: Caladea, Cambria-like), a geometric sans (URW Gothic = Avant Garde, circle-round
 #: "Q" and "C"), a condensed grotesque (Nimbus Sans Narrow bold) and a humanist
 #: sans (Open Sans bold); regular, light and bold weights.  FreeSerif and
