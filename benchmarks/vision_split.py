@@ -58,8 +58,9 @@ HELD_OUT_NEGATIVE = ("atlasnye_skat", "Атласные", "swiss-xvii", "tarocco
 #: the built-in classic face with its indices set in fonts from four Debian
 #: packages that were not installed while the generic model was trained or any
 #: threshold chosen (only DejaVu and Liberation were; training drew from those
-#: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``; the eleventh pass added
-#: faces from other Debian packages, none of them these nor a clone of them).
+#: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``; the eleventh pass's
+#: ``--more-fonts`` candidate adds faces from other Debian packages, none of them
+#: these nor a clone of them).
 #: Chosen for a spread of index shapes: book serifs of different build (C059 =
 #: Century Schoolbook, bold; P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
 #: Caladea, Cambria-like), a geometric sans (URW Gothic = Avant Garde, circle-round
@@ -83,7 +84,7 @@ FRESH_HELD_OUT = (
 #: Typeface stress decks (eleventh pass, 2026-12-03): font decks
 #: (``hardware_sim.cards.fontdeck``) in faces from Debian font packages that are
 #: kept OUT of training (never in ``vision_fontdeck.TRAINING_FONT_FAMILIES``) and
-#: were chosen before the eleventh-pass model was trained, for the shapes the
+#: were chosen before the eleventh pass's candidate was trained, for the shapes the
 #: unseen-deck failure has: tall condensed capitals (Bebas Neue, all caps, very
 #: tall and narrow), a condensed humanist sans (Gillius ADF No2 Cond, Gill Sans
 #: like, bold), a squarish technical sans (Jura) and an old-style book serif

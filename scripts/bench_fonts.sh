@@ -12,9 +12,9 @@
 # anything was trained or tuned.
 # And the npm card packages (pinned, into .cache/cards): the fourth held-out
 # group (vision_split.py NPM_HELD_OUT, read by `--npm`).
-# And the training fonts of the generic model added in the eleventh pass
-# (benchmarks/vision_fontdeck.py ELEVENTH_FAMILIES; build_generic_profile.py
-# stops if one is missing) and the kept-out typeface stress decks
+# And the training fonts of the eleventh pass's candidate model
+# (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
+# it stops if one is missing) and the kept-out typeface stress decks
 # (benchmarks/vision_split.py FONT_STRESS).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail

@@ -49,8 +49,8 @@ FONT_PACKAGES: dict[str, str] = {
     "Open Sans": "fonts-open-sans",
     "Caladea": "fonts-crosextra-caladea",
     "Carlito": "fonts-crosextra-carlito",
-    # training faces of the generic model since the eleventh pass
-    # (benchmarks/vision_fontdeck.py ELEVENTH_FAMILIES)
+    # the eleventh pass's --more-fonts training faces
+    # (benchmarks/vision_fontdeck.py MORE_FONT_FAMILIES)
     "Yanone Kaffeesatz": "fonts-yanone-kaffeesatz",
     **dict.fromkeys(("PT Sans Narrow", "PT Sans", "PT Serif"), "fonts-paratype"),
     **dict.fromkeys(("Roboto Condensed", "Roboto"), "fonts-roboto-unhinted"),
