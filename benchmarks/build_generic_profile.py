@@ -20,8 +20,13 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
 * synthetic faces in the training TrueType fonts only
   (``vision_fontdeck.FONTS``, drawn under a fontconfig that knows nothing but
   ``vision_fontdeck.TRAINING_FONT_FAMILIES``, the DejaVu and Liberation
-  families), so fonts installed later (the fresh held-out font decks of
-  ``vision_split.FRESH_HELD_OUT``) never reach training;
+  families; with ``--more-fonts``, the eleventh pass's candidate, also
+  condensed, serif and sans faces from 13 more Debian font packages,
+  ``scripts/bench_fonts.sh``, and half the faces with the index set narrower or
+  wider than cut, glyph cache ``-more``); fonts installed for anything else
+  (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
+  ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
+  training font stops the build (``FontMissing``, naming its package);
 * with ``--styles N``: N groups of faces whose suit signs are drawn in a new
   hand each (``vision_suitdeck``, ``hardware_sim.cards.suit_styles``: clubs
   and spades twice as often, a "B" in many weights and other foreign letters,
@@ -61,7 +66,7 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_fontdeck import FONTS, font_faces  # noqa: E402
+from vision_fontdeck import FONTS, font_faces, fonts  # noqa: E402
 from vision_split import TRAINING, TRAINING_FAMILIES, is_standard, open_design  # noqa: E402
 
 from hardware_sim.camera.frames import render_scene, sample_scene  # noqa: E402
@@ -178,20 +183,22 @@ def builtin_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face],
         yield f"builtin:{deck_name}", faces, BuiltinDeck("classic").back()
 
 
-def ttf_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face], None]]:
-    for st in FONTS:
-        faces = font_faces(st, rng, four_colour=rng.random() < 0.25)
-        faces += font_faces(st, rng, foreign=True)
+def ttf_sources(rng: np.random.Generator, more: bool = False
+                ) -> Iterator[tuple[str, list[Face], None]]:
+    for st in fonts(more):
+        faces = font_faces(st, rng, four_colour=rng.random() < 0.25, more=more)
+        faces += font_faces(st, rng, foreign=True, more=more)
         yield f"ttf:{st.family}/{st.weight}/{st.italic}", faces, None
 
 
-def styled_sources(seed: int, groups: int) -> Iterator[tuple[str, list[Face], None]]:
+def styled_sources(seed: int, groups: int, more: bool = False
+                   ) -> Iterator[tuple[str, list[Face], None]]:
     """Faces whose suit signs are drawn in a new hand each (``vision_suitdeck``),
     on their own generator so the other sources draw exactly as before."""
     from vision_suitdeck import styled_faces
 
     for k in range(groups):
-        yield f"styles:{k}", styled_faces(np.random.default_rng((seed, 7001, k))), None
+        yield f"styles:{k}", styled_faces(np.random.default_rng((seed, 7001, k)), more=more), None
 
 
 # --- glyph collection ----------------------------------------------------------------
@@ -257,7 +264,8 @@ def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[
     return out
 
 
-def collect(frames: int, seed: int, styles: int = 0) -> dict[str, np.ndarray]:
+def collect(frames: int, seed: int, styles: int = 0, more: bool = False
+            ) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     rank_x: list[np.ndarray] = []
     rank_y: list[str] = []
@@ -274,8 +282,8 @@ def collect(frames: int, seed: int, styles: int = 0) -> dict[str, np.ndarray]:
         (rank_y if kind == "rank" else suit_y).append(label)
         (rank_g if kind == "rank" else suit_g).append(group)
 
-    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng),
-                              styled_sources(seed, styles))
+    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng, more),
+                              styled_sources(seed, styles, more))
     for group, faces, back in sources:
         t = time.perf_counter()
         for face, alpha, rl, sl in faces:
@@ -531,6 +539,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--styles", type=int, default=6,
                     help="groups of 104 faces with suit signs in many hands (vision_suitdeck; "
                          "docs/vision.md, tenth pass)")
+    ap.add_argument("--more-fonts", action="store_true",
+                    help="also the eleventh pass's faces from 13 more Debian font packages "
+                    "(vision_fontdeck.MORE_FONTS) with index widths varied: a candidate, "
+                    "not the shipped model (docs/vision.md, Eleventh pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
@@ -540,13 +552,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     cache = CACHE if not args.styles else CACHE.with_name(f"{CACHE.stem}-styles{args.styles}.npz")
+    if args.more_fonts:
+        cache = cache.with_name(f"{cache.stem}-more.npz")
     if cache.exists() and not args.recollect:
         with np.load(cache) as z:
             data = {k: z[k] for k in z.files}
         print(f"glyphs from {cache}")
     else:
         print("collecting glyphs from tuning sources ...")
-        data = collect(args.frames, args.seed, args.styles)
+        data = collect(args.frames, args.seed, args.styles, args.more_fonts)
         np.savez_compressed(cache, **data)  # type: ignore[arg-type]
     rng = np.random.default_rng(args.seed + 1)
     models = {}

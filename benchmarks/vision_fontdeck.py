@@ -3,13 +3,16 @@
 The printed decks we can tune on share a handful of index typefaces; a deck
 nobody has seen may use any other.  These faces put the index in the training
 fonts (:data:`FONTS`, the DejaVu and Liberation faces the generic model has
-been trained on since issue 18), at random sizes, weights, slants and
-spacings, with the suit sign below it and the same index turned half a turn in
-the opposite corner, as printed cards do.  They are drawn as SVG and rendered
-with ``rsvg-convert`` (Debian ``librsvg2-bin``, which the gnome designs need
-anyway).  Used only offline by ``build_generic_profile.py``; nothing here ships.
+been trained on since issue 18; with ``--more-fonts`` also :data:`MORE_FONTS`,
+faces from 13 more Debian font packages, and index widths varied), at random
+sizes, weights, slants and spacings, with the suit sign below it and the same
+index turned half a turn in the opposite corner, as printed cards do.  They are
+drawn as SVG and rendered with ``rsvg-convert`` (Debian ``librsvg2-bin``,
+which the gnome designs need anyway).  Used only offline by
+``build_generic_profile.py``; nothing here ships.
 
-Only :data:`TRAINING_FONT_FAMILIES` are ever drawn: ``rsvg-convert`` runs under
+Only :data:`TRAINING_FONT_FAMILIES` (and with ``--more-fonts``
+:data:`MORE_FONT_FAMILIES`) are ever drawn: ``rsvg-convert`` runs under
 a fontconfig that knows nothing but their files
 (``hardware_sim.cards.truetype.isolated_fonts``), so a font package installed
 later (the fresh held-out font decks, ``vision_split.FRESH_HELD_OUT``) can
@@ -41,6 +44,9 @@ FOREIGN_RANKS = ("B", "D", "U", "O", "X", "V", "R", "F", "H", "C", "P", "E", "L"
                  "M", "T", "1", "0", "\u0414", "\u0411", "\u0416", "\u0428", "\u041b",
                  "\u0413", "\u0418", "\u0412", "\u0422", "Ob", "Un", "As")
 LABEL = {"T": "10"}
+#: share of faces whose index text is scaled horizontally, and the scale's range
+WIDEN_SHARE = 0.5
+WIDTHS = (0.75, 1.15)
 
 
 @dataclass(frozen=True)
@@ -51,9 +57,11 @@ class FontStyle:
 
 
 def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Generator,
-         sign_image: str | None = None, text_attrs: str = "") -> str:
+         sign_image: str | None = None, text_attrs: str = "", *, widen: bool = False) -> str:
     """One face; ``sign_image`` (a data URI) draws the suit sign instead of the
-    font's glyph (``vision_suitdeck``), ``text_attrs`` are added to the index text."""
+    font's glyph (``vision_suitdeck``), ``text_attrs`` are added to the index text;
+    ``widen`` (``--more-fonts``) may scale the index text horizontally (it draws
+    from ``rng`` only then, so the faces without it draw as before)."""
     fs = float(rng.uniform(0.13, 0.18) * W)
     cx = float(rng.uniform(0.075, 0.1) * W)
     top = float(rng.uniform(0.035, 0.06) * W)
@@ -70,6 +78,12 @@ def _svg(label: str, sign: str, colour: str, st: FontStyle, rng: np.random.Gener
         f' font-family="{st.family}" font-weight="{st.weight}"{slant}{squeeze}{text_attrs}>'
         f"{label}</text>"
     )
+    # half the faces set the index narrower or wider than the face was cut
+    # (about its centre line), so the narrow and wide cuts of every trained
+    # face are seen, not only the widths the font packages happen to ship
+    if widen and rng.random() < WIDEN_SHARE:
+        sx = float(rng.uniform(*WIDTHS))
+        text = f'<g transform="matrix({sx:.3f} 0 0 1 {cx * (1 - sx):.2f} 0)">{text}</g>'
     if sign_image is None:
         index = text + (
             f'<text x="{cx:.1f}" y="{pip_y:.1f}" font-size="{pip:.1f}" text-anchor="middle"'
@@ -113,10 +127,11 @@ def _colour(suit: str, rng: np.random.Generator, four_colour: bool) -> str:
     return f"rgb({g},{g},{g + int(rng.integers(0, 10))})"
 
 
-def training_font_files() -> list[str]:
-    """The files of :data:`TRAINING_FONT_FAMILIES`; FontMissing if one is not installed."""
+def training_font_files(more: bool = False) -> list[str]:
+    """The files of :data:`TRAINING_FONT_FAMILIES` (with ``more``, also of
+    :data:`MORE_FONT_FAMILIES`); FontMissing if one is not installed."""
     files: set[str] = set()
-    for family in TRAINING_FONT_FAMILIES:
+    for family in TRAINING_FONT_FAMILIES + (MORE_FONT_FAMILIES if more else ()):
         found = [f.file for f in font_files(family)]
         if not found:
             raise FontMissing(f"training font {family!r} is not installed; "
@@ -125,10 +140,13 @@ def training_font_files() -> list[str]:
     return sorted(files)
 
 
-def render(svgs: list[str]) -> list[np.ndarray]:
-    """BGRA faces via rsvg-convert, drawn with the training fonts only."""
+def render(svgs: list[str], more: bool = False) -> list[np.ndarray]:
+    """BGRA faces via rsvg-convert, drawn with the training fonts only (the
+    fontconfig knows the ``more`` families only when asked: a glyph a face lacks
+    must not be borrowed from them in the default build)."""
     out = []
-    with tempfile.TemporaryDirectory() as tmp, isolated_fonts(training_font_files()) as env:
+    with (tempfile.TemporaryDirectory() as tmp,
+          isolated_fonts(training_font_files(more)) as env):
         for i, svg in enumerate(svgs):
             src, dst = Path(tmp) / f"{i}.svg", Path(tmp) / f"{i}.png"
             src.write_text(svg, encoding="utf-8")
@@ -142,11 +160,13 @@ def render(svgs: list[str]) -> list[np.ndarray]:
 
 
 def font_faces(
-    st: FontStyle, rng: np.random.Generator, *, foreign: bool = False, four_colour: bool = False
+    st: FontStyle, rng: np.random.Generator, *, foreign: bool = False, four_colour: bool = False,
+    more: bool = False,
 ) -> list[tuple[np.ndarray, np.ndarray, str, str]]:
     """``(face_bgr, alpha, rank_label, suit_label)`` for one font; labels are ``?``
     for foreign marks.  Standard faces: the 52 cards; foreign: letters over a mix
-    of French and foreign signs."""
+    of French and foreign signs.  ``more``: the ``--more-fonts`` build (index
+    widths varied, :data:`MORE_FONT_FAMILIES` known to fontconfig)."""
     items: list[tuple[str, str, str, str]] = []  # text, sign, rank label, suit label
     if not foreign:
         for s in "CDHS":
@@ -163,10 +183,10 @@ def font_faces(
         for sign in FOREIGN_SIGNS:
             r = "A23456789TJQK"[int(rng.integers(0, 13))]
             items.append((LABEL.get(r, r), sign, r, "?"))
-    svgs = [_svg(t, sign, _colour(sl if sl != "?" else "S", rng, four_colour), st, rng)
-            for t, sign, _, sl in items]
+    svgs = [_svg(t, sign, _colour(sl if sl != "?" else "S", rng, four_colour), st, rng,
+                 widen=more) for t, sign, _, sl in items]
     out = []
-    for img, (_, _, rl, sl) in zip(render(svgs), items, strict=True):
+    for img, (_, _, rl, sl) in zip(render(svgs, more), items, strict=True):
         alpha = img[:, :, 3]
         a = alpha[..., None].astype(np.float32) / 255
         bgr = (img[:, :, :3].astype(np.float32) * a + 255 * (1 - a)).astype(np.uint8)
@@ -174,16 +194,34 @@ def font_faces(
     return out
 
 
-#: The only fonts the generic model is trained on: the DejaVu and Liberation
-#: families (Debian fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation), the
-#: only ones installed when it was trained.  Named explicitly so that installing
-#: any other font can never leak it into training.  "DejaVu Math TeX Gyre" is
-#: never asked for by name, but it was installed, so fontconfig could have drawn a
-#: sign the others lack with it; it stays so the faces are drawn as they were.
+#: The only fonts the shipped generic model is trained on: the DejaVu and
+#: Liberation families (Debian fonts-dejavu-core, fonts-dejavu-extra,
+#: fonts-liberation), the only ones installed when it was trained.  Named
+#: explicitly so that installing any other font can never leak it into training.
+#: "DejaVu Math TeX Gyre" is never asked for by name, but it was installed, so
+#: fontconfig could have drawn a sign the others lack with it; it stays so the
+#: faces are drawn as they were.
 TRAINING_FONT_FAMILIES = (
     "DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Sans Light", "DejaVu Sans Mono",
     "DejaVu Serif", "DejaVu Serif Condensed", "DejaVu Math TeX Gyre",
     "Liberation Sans", "Liberation Sans Narrow", "Liberation Serif", "Liberation Mono",
+)
+#: Eleventh pass (``build_generic_profile.py --more-fonts``; a candidate model,
+#: NOT shipped, see docs/vision.md "Eleventh pass"): families from 13 more Debian
+#: font packages, condensed and tall first.  Never a held-out face
+#: (``vision_split.FRESH_HELD_OUT``) nor a clone of one: no URW, TeX Gyre, Nimbus,
+#: Noto, Open Sans, Caladea, Century Schoolbook, Palatino, Bookman or Avant Garde
+#: look-alike; nor a face of ``vision_split.FONT_STRESS``.
+MORE_FONT_FAMILIES = (
+    # condensed and tall (Debian fonts-yanone-kaffeesatz, fonts-paratype,
+    # fonts-roboto-unhinted, fonts-dosis)
+    "Yanone Kaffeesatz", "PT Sans Narrow", "Roboto Condensed", "Dosis",
+    # serif and slab (fonts-linuxlibertine, fonts-ebgaramond, fonts-sil-gentiumplus,
+    # fonts-roboto-slab, fonts-paratype)
+    "Linux Libertine O", "EB Garamond", "Gentium Plus", "Roboto Slab", "PT Serif",
+    # humanist and geometric sans (fonts-lato, fonts-cantarell, fonts-go,
+    # fonts-comfortaa, fonts-cabin)
+    "Lato", "Cantarell", "Go", "Comfortaa", "Cabin",
 )
 #: the index fonts of the training faces (suit signs: "DejaVu Sans"); the
 #: validation run of build_generic_profile.py leaves out Liberation Serif
@@ -198,5 +236,23 @@ FONTS = (
     FontStyle("Liberation Mono"), FontStyle("Liberation Sans Narrow", "bold"),
     FontStyle("Liberation Serif", "normal", True), FontStyle("DejaVu Sans Light"),
 )
+#: with ``--more-fonts``, drawn after :data:`FONTS` (so every earlier source
+#: draws as without it)
+MORE_FONTS = (
+    FontStyle("Yanone Kaffeesatz"), FontStyle("Yanone Kaffeesatz", "bold"),
+    FontStyle("PT Sans Narrow"), FontStyle("PT Sans Narrow", "bold"),
+    FontStyle("Roboto Condensed"), FontStyle("Roboto Condensed", "bold"),
+    FontStyle("Dosis", "bold"),
+    FontStyle("Linux Libertine O"), FontStyle("EB Garamond"),
+    FontStyle("Gentium Plus", "bold"), FontStyle("Roboto Slab", "bold"), FontStyle("PT Serif"),
+    FontStyle("Lato", "bold"), FontStyle("Cantarell"), FontStyle("Go"),
+    FontStyle("Comfortaa", "bold"), FontStyle("Cabin"),
+)
+
+
+def fonts(more: bool = False) -> tuple[FontStyle, ...]:
+    return FONTS + MORE_FONTS if more else FONTS
+
 
 assert {st.family for st in FONTS} <= set(TRAINING_FONT_FAMILIES), "a FONTS family is not trained"
+assert {st.family for st in MORE_FONTS} <= set(MORE_FONT_FAMILIES)

@@ -62,10 +62,12 @@ HELD_OUT_NEGATIVE = ("atlasnye_skat", "Атласные", "swiss-xvii", "tarocco
 #: FRESH held-out group, made on 2026-12-02 when every design above had been read:
 #: the built-in classic face with its indices set in fonts from four Debian
 #: packages that were not installed while the generic model was trained or any
-#: threshold chosen (only DejaVu and Liberation were; training draws from those
-#: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``).  Chosen for a spread of
-#: index shapes: book serifs of different build (C059 = Century Schoolbook, bold;
-#: P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
+#: threshold chosen (only DejaVu and Liberation were; training drew from those
+#: alone, ``vision_fontdeck.TRAINING_FONT_FAMILIES``; the eleventh pass's
+#: ``--more-fonts`` candidate adds faces from other Debian packages, none of them
+#: these nor a clone of them).
+#: Chosen for a spread of index shapes: book serifs of different build (C059 =
+#: Century Schoolbook, bold; P052 = Palatino, calligraphic; URW Bookman, light and wide; Noto Serif;
 #: Caladea, Cambria-like), a geometric sans (URW Gothic = Avant Garde, circle-round
 #: "Q" and "C"), a condensed grotesque (Nimbus Sans Narrow bold) and a humanist
 #: sans (Open Sans bold); regular, light and bold weights.  FreeSerif and
@@ -82,6 +84,24 @@ FRESH_HELD_OUT = (
     "font:Noto Serif",              # fonts-noto-core
     "font:Open Sans/bold",          # fonts-open-sans
     "font:Caladea",                 # fonts-crosextra-caladea
+)
+
+#: Typeface stress decks (eleventh pass, 2026-12-03): font decks
+#: (``hardware_sim.cards.fontdeck``) in faces from Debian font packages that are
+#: kept OUT of training (never in ``vision_fontdeck.TRAINING_FONT_FAMILIES``) and
+#: were chosen before the eleventh pass's candidate was trained, for the shapes the
+#: unseen-deck failure has: tall condensed capitals (Bebas Neue, all caps, very
+#: tall and narrow), a condensed humanist sans (Gillius ADF No2 Cond, Gill Sans
+#: like, bold), a squarish technical sans (Jura) and an old-style book serif
+#: (Vollkorn, bold).  Unlike FRESH_HELD_OUT this is not a held-out group: it is
+#: read like validation (old against new model) to see whether more training
+#: faces help faces never trained on, but nothing was chosen or tuned on it.
+#: Fonts: ``scripts/bench_fonts.sh``.
+FONT_STRESS = (
+    "font:Bebas Neue",                  # fonts-bebas-neue
+    "font:Gillius ADF No2 Cond/bold",   # fonts-adf-gillius
+    "font:Jura",                        # fonts-jura
+    "font:Vollkorn/bold",               # fonts-vollkorn
 )
 
 #: KDE held-out group, made on 2026-12-02: designs from Debian's

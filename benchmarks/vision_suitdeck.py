@@ -18,7 +18,7 @@ import base64
 
 import cv2
 import numpy as np
-from vision_fontdeck import FONTS, FOREIGN_RANKS, LABEL, H, W, _colour, _svg, render
+from vision_fontdeck import FOREIGN_RANKS, LABEL, H, W, _colour, _svg, fonts, render
 
 from hardware_sim.cards.suit_styles import FOREIGN_SHAPES, draw_sign
 
@@ -43,13 +43,16 @@ def sign_uri(kind: str, colour: str, rng: np.random.Generator, *, tilt: float = 
     return "data:image/png;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
 
 
-def styled_faces(rng: np.random.Generator, *, stress: bool = False) -> list[Face]:
+def styled_faces(rng: np.random.Generator, *, stress: bool = False,
+                 more: bool = False) -> list[Face]:
     """``(face_bgr, alpha, rank_label, suit_label)``: 52 standard faces, 26 more
     clubs and spades, and 26 foreign faces, each sign in its own hand.
 
     ``stress``: the check set, not for training (and drawn from other seeds):
     every sign turned by up to 10 degrees, which training signs never are, and
-    every index in one of the bold, condensed or narrow training faces."""
+    every index in one of the bold, condensed or narrow training faces.
+    ``more``: the ``--more-fonts`` build's faces (``vision_fontdeck.MORE_FONTS``
+    too, index widths varied)."""
     items: list[tuple[str, str, str, str, str]] = []  # text, sign kind, rl, sl, attrs
     for s in "CDHS":
         for r in RANKS:
@@ -71,19 +74,20 @@ def styled_faces(rng: np.random.Generator, *, stress: bool = False) -> list[Face
             r = RANKS[int(rng.integers(0, 13))]
             shape = FOREIGN_SHAPES[(k - 14) % len(FOREIGN_SHAPES)]
             items.append((LABEL.get(r, r), shape, r, "?", ""))
-    fonts = [st for st in FONTS if not stress or st.weight == "bold" or "Condensed" in st.family
-             or "Narrow" in st.family]
+    faces = [st for st in fonts(more) if not stress or st.weight == "bold"
+             or "Condensed" in st.family or "Narrow" in st.family]
     svgs = []
     for text, kind, _, sl, attrs in items:
-        st = fonts[int(rng.integers(0, len(fonts)))]
+        st = faces[int(rng.integers(0, len(faces)))]
         colour = _colour(sl if sl != "?" else "S", rng, False)
         if attrs:
             attrs += f' stroke="{colour}"'
         tilt = float(rng.uniform(-10, 10)) if stress else 0.0
         uri = sign_uri(kind, colour, rng, tilt=tilt)
-        svgs.append(_svg(text, "", colour, st, rng, sign_image=uri, text_attrs=attrs))
+        svgs.append(_svg(text, "", colour, st, rng, sign_image=uri, text_attrs=attrs,
+                         widen=more))
     out = []
-    for img, (_, _, rl, sl, _) in zip(render(svgs), items, strict=True):
+    for img, (_, _, rl, sl, _) in zip(render(svgs, more), items, strict=True):
         alpha = img[:, :, 3]
         a = alpha[..., None].astype(np.float32) / 255
         bgr = (img[:, :, :3].astype(np.float32) * a + 255 * (1 - a)).astype(np.uint8)

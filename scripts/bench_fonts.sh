@@ -16,6 +16,10 @@
 # from Debian; pinned, checked by sha256, their card folders unpacked into
 # .cache/cards): the fifth held-out group (vision_split.py BITMAP_HELD_OUT,
 # read by `--bitmap`).
+# And the training fonts of the eleventh pass's candidate model
+# (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
+# it stops if one is missing) and the kept-out typeface stress decks
+# (benchmarks/vision_split.py FONT_STRESS).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +30,17 @@ missing=()
 [ -d /usr/share/fonts/truetype/open-sans ] || missing+=(fonts-open-sans)
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
+# family (as fc-list names it) and its package: training faces, then FONT_STRESS
+for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
+        "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
+        "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
+        "Gentium Plus:fonts-sil-gentiumplus" "Roboto Slab:fonts-roboto-slab" \
+        "Lato:fonts-lato" "Cantarell:fonts-cantarell" "Go:fonts-go" \
+        "Comfortaa:fonts-comfortaa" "Cabin:fonts-cabin" \
+        "Bebas Neue:fonts-bebas-neue" "Gillius ADF No2 Cond:fonts-adf-gillius" \
+        "Jura:fonts-jura" "Vollkorn:fonts-vollkorn"; do
+    command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
+done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
 command -v fc-list >/dev/null || missing+=(fontconfig)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -49,6 +49,26 @@ FONT_PACKAGES: dict[str, str] = {
     "Open Sans": "fonts-open-sans",
     "Caladea": "fonts-crosextra-caladea",
     "Carlito": "fonts-crosextra-carlito",
+    # the eleventh pass's --more-fonts training faces
+    # (benchmarks/vision_fontdeck.py MORE_FONT_FAMILIES)
+    "Yanone Kaffeesatz": "fonts-yanone-kaffeesatz",
+    **dict.fromkeys(("PT Sans Narrow", "PT Sans", "PT Serif"), "fonts-paratype"),
+    **dict.fromkeys(("Roboto Condensed", "Roboto"), "fonts-roboto-unhinted"),
+    "Roboto Slab": "fonts-roboto-slab",
+    "Dosis": "fonts-dosis",
+    **dict.fromkeys(("Linux Libertine O", "Linux Biolinum O"), "fonts-linuxlibertine"),
+    "EB Garamond": "fonts-ebgaramond",
+    "Gentium Plus": "fonts-sil-gentiumplus",
+    "Lato": "fonts-lato",
+    "Cantarell": "fonts-cantarell",
+    **dict.fromkeys(("Go", "Go Mono"), "fonts-go"),
+    "Comfortaa": "fonts-comfortaa",
+    "Cabin": "fonts-cabin",
+    # kept out of training: typeface stress decks (benchmarks/vision_split.py FONT_STRESS)
+    "Bebas Neue": "fonts-bebas-neue",
+    **dict.fromkeys(("Gillius ADF No2 Cond", "Gillius ADF Cond"), "fonts-adf-gillius"),
+    "Jura": "fonts-jura",
+    "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)
