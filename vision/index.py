@@ -284,14 +284,15 @@ def _boxes(
     left = top = edge
     roof = CROP_H  # anything touching both edges is the roof
     if edge == BODY_CUT:
+        if not cut_body_art(mask):
+            return None
+        # (an outline is too thin to be taken for body art, so it may go after)
         stripped = strip_outline(mask)
         if stripped is not None:
             left, top = stripped
             roof = ROOF
         else:
             left = top = 0
-        if not cut_body_art(mask):
-            return None
     elif edge < 0:
         stripped = strip_border(mask) if edge == -1 else strip_outline(mask)
         if stripped is None:

@@ -8,6 +8,8 @@ before is read the same way."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -145,20 +147,22 @@ def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
 
 #: Card units: the diameter of a disk that fits inside a body pip (25-36
 #: units tall on the decks we know) or solid court art, and inside no
-#: index stroke; an index's own suit sign (15-20 units) may hold one, but
-#: it never runs off the patch as the body art does.
+#: index stroke (at most about 18 units thick where strokes cross, jumbo
+#: included); an index's own suit sign (15-20 units) may hold one, but it
+#: never runs off the patch as the body art does.
 BODY_DISK = 15
-_BODY_KERNEL = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BODY_DISK,) * 2), np.uint8)
-#: Card units: the rim blanked round the body art's solid core (its blurred
-#: edge, where it met the index's ink), and the reach from the core within
-#: which a piece left over is the body art's own fringe (a heart's point, a
-#: club's stem) rather than a glyph that touched it
+#: Card units: the rim blanked round the body art (its blurred edge, where
+#: it met the index's ink), and the reach from it within which a piece
+#: left over is the art's own fringe (a heart's point, a club's stem)
+#: rather than a glyph that touched it
 BODY_RIM, BODY_FRINGE = 2, 7
-#: Card units taken off the core before grouping it (``cut_body_art``)
+#: Card units taken off the art's solid part before grouping it, so that a
+#: glyph's thick part (the crossing of a jumbo "4") is not joined to a pip
+#: through a pinch where the two meet
 BODY_PINCH = 2
-_PINCH_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BODY_PINCH + 1,) * 2)
-_RIM_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BODY_RIM + 1,) * 2)
-_FRINGE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BODY_FRINGE + 1,) * 2)
+#: ink deeper than this (card units from the paper) is the solid part of
+#: some art, grouped; the art is then what lies within this of its group
+_DEEP = BODY_DISK / 2 + BODY_PINCH
 
 
 def cut_body_art(mask: npt.NDArray[np.uint8]) -> bool:
@@ -170,36 +174,37 @@ def cut_body_art(mask: npt.NDArray[np.uint8]) -> bool:
     pixel from it); blur then joins a glyph to a pip as one blob running
     off the patch, which the splitter drops as body art, losing the glyph
     with it (a "4" whose bar meets the top-left heart) or half of it (the
-    "0" of a "10").  A pip is solid where no glyph stroke is: the parts of
-    the mask a ``BODY_DISK`` disk fits in, grouped, are the body art where
-    a group runs off the patch.  Those groups are blanked with a
-    ``BODY_RIM`` rim; what the ink had round them within ``BODY_FRINGE``
-    units, in pieces reaching no further, is the art's fringe and is
-    blanked too.  What a glyph lost where it met the pip is at most the
-    rim.  Returns whether any body art was found (the mask is then
-    changed)."""
-    core = _opened(mask, _BODY_KERNEL)
-    if not cv2.countNonZero(core):
-        return False
-    # grouped with a ``BODY_PINCH`` rim off, so that a glyph's thick part
-    # (the crossing of a jumbo "4") is not joined to a pip by the disks'
-    # pinched overlap; each group then given its rim back within the core
-    pinch = cv2.erode(core, _PINCH_KERNEL)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(pinch, connectivity=8,
+    "0" of a "10").  A pip is solid where no glyph stroke is: ink deeper
+    than ``_DEEP`` from the paper (a ``BODY_DISK`` disk with ``BODY_PINCH``
+    to spare fits round it), grouped, is body art where a group reaches
+    within that depth of the patch's right side or foot (outside the patch
+    counts as ink, as the art goes on there).  Ink within ``_DEEP`` of
+    such a group is the art, blanked with a ``BODY_RIM`` rim; pieces left
+    wholly within ``BODY_FRINGE`` of it are its fringe and are blanked
+    too.  What a glyph lost where it met the pip is at most the rim.
+    Returns whether any body art was found (the mask is then changed).
+    Distance transforms, not openings with the disk: this try runs on every
+    corner that nothing else read (card backs, covered corners)."""
+    if not (cv2.countNonZero(mask[:, -1]) or cv2.countNonZero(mask[-1, :])):
+        return False  # no ink leaves the patch: no body art runs off it
+    deep = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3) > _DEEP, np.uint8)
+    reach = math.ceil(_DEEP)
+    if not (cv2.countNonZero(deep[:, -reach:]) or cv2.countNonZero(deep[-reach:, :])):
+        return False  # no solid ink near the right side or the foot
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(deep, connectivity=8,
                                                            ltype=cv2.CV_32S)
     body = np.zeros(n, bool)
     for i in range(1, n):
         x, y, w, h, _ = stats[i].tolist()
-        body[i] = x + w >= CROP_W - BODY_PINCH or y + h >= CROP_H - BODY_PINCH
+        body[i] = x + w > CROP_W - reach or y + h > CROP_H - reach
     if not body.any():
         return False
-    art = np.asarray(cv2.dilate(np.asarray(body[labels], np.uint8), _PINCH_KERNEL), np.uint8) & core
-    fringe = cv2.dilate(art, _FRINGE_KERNEL)
-    mask[cv2.dilate(art, _RIM_KERNEL) > 0] = 0
+    away = cv2.distanceTransform(np.asarray(~body[labels], np.uint8), cv2.DIST_L2, 3)
+    mask[away <= _DEEP + BODY_RIM] = 0
     # pieces lying wholly within the fringe's reach are the art's own
     n, labels = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_32S)
     beyond = np.zeros(n, bool)
-    beyond[np.unique(labels[(mask > 0) & (fringe == 0)])] = True
+    beyond[np.unique(labels[(mask > 0) & (away > _DEEP + BODY_FRINGE)])] = True
     mask[~beyond[labels]] = 0
     return True
 
