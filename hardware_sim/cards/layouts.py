@@ -67,11 +67,13 @@ LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
 #: the other columns and rows are placed symmetrically (middle column 0.5,
 #: right column 1 - x, bottom row 1 - y).  Decks print pips this close: a
 #: ten's top pips may sit a pixel from the index.  At 250 px, ``tight``'s
-#: top-left heart touches the index of every classic 4-10 and comes within
-#: 0-4 px of modern's and duplex's; ``tight_jumbo``'s touches the big
-#: index's suit sign on every heart 4, 5, 6, 8 and 10 (the other suits' pips,
-#: narrower at the top, stay 4-18 px away); tests/vision/test_vision_index_tight.py
-#: works the gaps out from the drawing.
+#: top-left heart comes within 2 px of the classic 4, 5, 6, 8 and 10's
+#: index (into the 4's and 10's), of duplex's 10 only, and runs into the
+#: heavier modern index of every heart 4-6, 8, 10 and every ten;
+#: ``tight_jumbo``'s touches or overlaps the big index on every heart 4, 5,
+#: 6, 8 and 10 (the other number cards stay 3 px or more away), in all
+#: three styles.  tests/vision/test_vision_index_tight.py measures the gaps
+#: on the drawing.
 PIP_AREAS: dict[str, tuple[float, float]] = {
     "tight": (0.25, 0.15),
     "tight_jumbo": (0.27, 0.16),
