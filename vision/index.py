@@ -25,10 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detect import Quad
+from vision.index_mask import CROP_H as CROP_H
+from vision.index_mask import CROP_W as CROP_W
+from vision.index_mask import ROOF, cut_body_art, strip_border, strip_outline
 
 CARD_W, CARD_H = 200, 300
-#: Corner patch, in card units (the index of every design we know fits).
-CROP_W, CROP_H = 64, 150
+# (Corner patch, in card units: CROP_W x CROP_H; the index of every design we know fits.)
 #: Side of the square a glyph is resized to before matching.
 GLYPH = 20
 #: ink plus its x and y gradients: outlines tell a club's lobes from a spade's point
@@ -237,6 +239,8 @@ _RETRY_LEVELS = (0.35, 0.55)
 JOIN_STACKED = True
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
+#: ``_boxes``'s ``edge`` for the last try: the body art cut away
+BODY_CUT = -3
 
 
 def flatten(
@@ -264,145 +268,6 @@ def flatten(
 EDGE = 2
 
 
-#: Card units (about 3 mm) from the patch's card edges (left, top) within
-#: which a long straight line of ink is the card's printed border: no glyph
-#: is a straight stroke as long as ``_LINE_V`` or ``_LINE_H``.
-BORDER_BAND = 9
-#: the shortest straight run (card units, inside the patch) taken for a border
-#: line: down the patch 60, one and a half times the tallest rank of the
-#: validation designs (`tango`'s "10", 40 units; 75, half the patch, missed
-#: borders that glare broke at 65-69 units), and across half the patch's
-#: width, 32 (the top border is shortened by the card's rounded corner)
-_LINE_V, _LINE_H = 60, CROP_W // 2
-_V_KERNEL = np.ones((_LINE_V, 1), np.uint8)
-_H_KERNEL = np.ones((1, _LINE_H), np.uint8)
-
-
-def strip_border(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
-    """Blank the card's printed border in an ink mask, in place: a straight
-    line of ink at least ``_LINE_V`` long down the patch within
-    ``BORDER_BAND`` of its left (card) edge, or ``_LINE_H`` across within the
-    band of its top edge, is blanked with everything between it and the edge,
-    plus one unit for its blurred inner rim.  A glyph printed against such a
-    border (a large "10" whose "1" touches it) is otherwise one blob with it,
-    which the splitter drops as a frame line.  Returns the columns and rows
-    blanked (left, top), or None when no border line was found."""
-    band = BORDER_BAND
-    left = top = 0
-    cols = _opened(mask[:, :band], _V_KERNEL).any(axis=0)
-    if cols.any():
-        left = int(np.flatnonzero(cols)[-1]) + 2
-        mask[:, :left] = 0
-    rows = _opened(mask[:band, :], _H_KERNEL).any(axis=1)
-    if rows.any():
-        top = int(np.flatnonzero(rows)[-1]) + 2
-        mask[:top, :] = 0
-    return (left, top) if left or top else None
-
-
-#: Card units from the patch's card edges (left, top) within which a printed
-#: outline is looked for when nothing else let the index be read
-#: (``strip_outline``): many decks print a frame line 3-7 mm in, beyond
-#: ``BORDER_BAND``, and a large index touches it.
-OUTLINE_BAND = 24
-#: Card units: a blob touching both blanked bands is the table or the
-#: outline's rounded corner only when it fits in a square this size; a larger
-#: one is a glyph that the line cut (jumbo ranks are 30-45 units tall).
-ROOF = 12
-
-
-#: Card units: the widest a printed line may be (lines are under 1.5 mm, 5
-#: units; a dark area's straight side is not a line)
-_LINE_WIDTH = 8
-
-
-def _down_lines(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The mask's straight runs down at least ``_LINE_V`` long, at most
-    ``_LINE_WIDTH`` thick and clear of the patch's left side (paper between
-    them and the card's edge): a shadow or a glare spot's dark side reaches
-    the card's edge or is thick.  (The line need not reach the patch's foot:
-    the in-shoe reader paints what lies outside its window as paper; no
-    glyph's stroke is 60 long.)"""
-    runs = _opened(mask, _V_KERNEL)
-    if not cv2.countNonZero(runs):
-        return runs  # no run that long (most corners): no labelling
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8,
-                                                           ltype=cv2.CV_32S)
-    keep = np.zeros(n, bool)
-    for i in range(1, n):
-        x, _, w, _, _ = stats[i].tolist()
-        keep[i] = x > 0 and w <= _LINE_WIDTH
-    return np.asarray(keep[labels], np.uint8)
-
-
-def _top_line(band: npt.NDArray[np.uint8]) -> int:
-    """Rows blanked for a line across the top of ``band`` (0: none): the
-    lowest group of at most ``_LINE_WIDTH`` rows, clear of the top, whose
-    straight run of ``_LINE_H`` or more reaches the patch's right side, plus
-    one row for its blurred inner rim.  A jumbo "7"'s bar is as long, but
-    stops short of the right side; a dark area is thicker."""
-    reach = _opened(band, _H_KERNEL)[:, -1] > 0
-    top = 0
-    y = 0
-    while y < reach.size:
-        if not reach[y]:
-            y += 1
-            continue
-        end = y
-        while end < reach.size and reach[end]:
-            end += 1
-        if y > 0 and end - y <= _LINE_WIDTH:
-            top = end + 1
-        y = end
-    return top
-
-
-def strip_outline(mask: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
-    """Blank a printed outline, and a court frame inside it, in an ink mask,
-    in place.
-
-    The outline: the innermost thin straight line down the patch within
-    ``OUTLINE_BAND`` of its left (card) edge, and across to its right side
-    within the band of its top (``_down_lines``, ``_top_line``), blanked with everything
-    between it and the edge (as :func:`strip_border`, which looks only 9
-    units in).  A court frame: such a line down the patch further in; the
-    court picture right of it and below its top is blanked, only on a card
-    with an outline (a court frame alone, in a corner without an index, left
-    ink that read as one).  A large index touching either is otherwise one
-    blob with it, dropped as a frame line or as running off the patch.
-    Returns the columns and rows blanked along the card's edges, or None
-    when no outline was found (the mask is then left as it was)."""
-    band = OUTLINE_BAND
-    down = _down_lines(mask)
-    cols: npt.NDArray[np.bool_] = np.asarray(down.any(axis=0), bool)
-    edge_cols = np.flatnonzero(cols[:band])
-    # the innermost line, plus one unit for its blurred inner rim
-    left = int(edge_cols[-1]) + 2 if edge_cols.size else 0
-    top = _top_line(mask[:band, left:])
-    if not (left or top):
-        return None
-    inner = np.flatnonzero(cols[left + 4:])
-    if inner.size:
-        xc = left + 4 + int(inner[0])
-        yc = int(np.flatnonzero(down[:, xc])[0])  # the court frame's top
-        mask[max(yc - 1, 0):, max(xc - 1, 0):] = 0
-    mask[:, :left] = 0
-    mask[:top, :] = 0
-    return left, top
-
-
-def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The mask's runs at least as long as ``kernel``, counted inside the mask
-    only (OpenCV's default border would let a stroke that reaches the patch's
-    side count as running on beyond it)."""
-    return np.asarray(
-        cv2.morphologyEx(
-            mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
-        ),
-        np.uint8,
-    )
-
-
 def _boxes(
     mask: npt.NDArray[np.uint8], edge: int = 0
 ) -> tuple[npt.NDArray[np.int32], list[_Box]] | None:
@@ -413,10 +278,22 @@ def _boxes(
     rounded corner inside the border's arc touches both); -2: a printed
     outline and a court frame blanked (``strip_outline``), and only a small
     blob touching both blanked edges taken for the roof (the outline's line
-    may cut a large glyph printed across it)."""
+    may cut a large glyph printed across it); ``BODY_CUT`` (-3): the same,
+    outline or not, and then the body art cut away (``cut_body_art``; None
+    when there is none)."""
     left = top = edge
     roof = CROP_H  # anything touching both edges is the roof
-    if edge < 0:
+    if edge == BODY_CUT:
+        if not cut_body_art(mask):
+            return None
+        # (an outline is too thin to be taken for body art, so it may go after)
+        stripped = strip_outline(mask)
+        if stripped is not None:
+            left, top = stripped
+            roof = ROOF
+        else:
+            left = top = 0
+    elif edge < 0:
         stripped = strip_border(mask) if edge == -1 else strip_outline(mask)
         if stripped is None:
             return None
@@ -540,6 +417,69 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
     return None
 
 
+def _rank_box(boxes: list[_Box], rank_labels: list[int]) -> tuple[int, int, int, int]:
+    got = [b for b in boxes if b[4] in rank_labels]
+    return (min(b[0] for b in got), min(b[1] for b in got),
+            max(b[0] + b[2] for b in got), max(b[1] + b[3] for b in got))
+
+
+def _touches_cut(
+    minch: npt.NDArray[np.uint8], thr: float, labels: npt.NDArray[np.int32],
+    boxes: list[_Box], found: tuple[list[int], _Box],
+) -> bool:
+    """Whether the rank or the suit sign of a split made with the body art
+    cut away touches ink that was cut (8-connected): only then did the art
+    keep the index unread.  An index clear of the cut failed every earlier
+    try for another reason (blur, a card back's pattern), and the cut is no
+    cause to read it now.  Nor is a "rank" reaching the patch's top or left
+    side (a finger over the corner, freed from the pip it covered too) or a
+    "suit sign" taller than it (court art): an index has neither."""
+    rank_labels, suit = found
+    rx0, ry0, _, ry1 = _rank_box(boxes, rank_labels)
+    if rx0 == 0 or ry0 == 0 or suit[3] > ry1 - ry0:
+        return False
+    glyphs = np.isin(labels, [*rank_labels, suit[4]]).astype(np.uint8)
+    cut = (_ink_mask(minch, thr) > 0) & (labels == 0)
+    return bool((cv2.dilate(glyphs, np.ones((3, 3), np.uint8)) > 0)[cut].any())
+
+
+def _rank_freed(
+    minch: npt.NDArray[np.uint8], thr: float, labels: npt.NDArray[np.int32],
+    boxes: list[_Box], found: tuple[list[int], _Box],
+) -> tuple[npt.NDArray[np.int32], list[_Box], tuple[list[int], _Box]] | None:
+    """The split with the body art cut away (``BODY_CUT``, same level) when
+    ink the splitter dropped (body art) lies on the rank's line right next
+    to it, and cutting it away frees more rank there: the "0" of a "10"
+    that touches a pip, dropped with it, left a "1" (not a standard index,
+    or worse).  Taken only when the freed rank holds the old one and
+    reaches further right, and the suit sign is the same mark; None
+    otherwise (the split stands as read)."""
+    rank_labels, suit = found
+    rx0, ry0, rx1, ry1 = _rank_box(boxes, rank_labels)
+    reach = min(rx1 + max(math.ceil(0.5 * (ry1 - ry0)), 1), CROP_W)
+    beside = labels[ry0:ry1, rx1:reach]
+    if not beside.size:
+        return None
+    kept = {b[4] for b in boxes}
+    if not any(lb and lb not in kept for lb in np.unique(beside).tolist()):
+        return None
+    got = _boxes(_ink_mask(minch, thr), BODY_CUT)
+    if got is None:
+        return None
+    new_labels, new_boxes = got
+    freed = _split(new_boxes)
+    if freed is None:
+        return None
+    nx0, ny0, nx1, ny1 = _rank_box(new_boxes, freed[0])
+    if not (nx0 <= rx0 + 1 and ny0 <= ry0 + 1 and ny1 >= ry1 - 1 and nx1 > rx1 + 1):
+        return None
+    s, t = suit, freed[1]
+    if abs(s[0] - t[0]) > 2 or abs(s[1] - t[1]) > 2 or abs(s[2] - t[2]) > 2 or abs(
+            s[3] - t[3]) > 2:
+        return None
+    return new_labels, new_boxes, freed
+
+
 def ink_levels(
     flat: npt.NDArray[np.uint8], paper_share: float = 0.92
 ) -> tuple[float, float, float] | None:
@@ -582,14 +522,28 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
     # the whole mask; then with the card's edge left out; then with the
     # card's printed border left out; then with a printed outline and a court
     # frame left out (each tried only when the one before failed at every
-    # level, so what was read before is read the same way)
-    for edge, thr in [(e, t) for e in (0, EDGE, -1, -2) for t in levels]:
+    # level, so what was read before is read the same way); and last with
+    # the body art cut from the index (a pip printed against it).  A rank
+    # with dropped body art right beside it on its line is read again with
+    # that art cut away (``_rank_freed``).
+    # (the body art cut at the first level only: it runs on every corner
+    # nothing else read, card backs and covered corners, and the other two
+    # levels added a third of a millisecond per frame for a card or two)
+    tries = [(e, t) for e in (0, EDGE, -1, -2) for t in levels] + [(BODY_CUT, first)]
+    for edge, thr in tries:
         got = _boxes(_ink_mask(minch, thr), edge)
         if got is None:
             continue
         labels, boxes = got
         found = _split_turned(boxes) if turned else _split(boxes)
+        if found is not None and edge == BODY_CUT and not _touches_cut(minch, thr, labels,
+                                                                       boxes, found):
+            found = None  # the index did not touch the art: not what kept it unread
         if found is not None:
+            if not turned and edge != BODY_CUT:
+                cut = _rank_freed(minch, thr, labels, boxes, found)
+                if cut is not None:
+                    labels, boxes, found = cut
             break
     if found is None:
         return None

@@ -44,6 +44,7 @@ _KEY_MODULES = (
     "vision.blurred",
     "vision.detect",
     "vision.index",
+    "vision.index_mask",
     "vision.profile",
     # calibration reads a corner the other way up by the recogniser's rule
     "vision.recognizer",

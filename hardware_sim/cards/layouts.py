@@ -2,7 +2,8 @@
 index in the top-right corner only, indices in all four corners, a jumbo
 index, an index touching the card's edge, a large index touching a dark
 outline printed a little inside the card's edge (``outline*``, see
-:data:`OUTLINES`; its court frames and a ten's top pips touch the index too).
+:data:`OUTLINES`; its court frames and a ten's top pips touch the index too),
+body pips printed close against the index (``tight*``, see :data:`PIP_AREAS`).
 
 The recogniser's calibration must accept all of these (issue 18); they are the
 built-in renderer's faces with only the corner index drawn differently.
@@ -54,6 +55,28 @@ LAYOUTS: dict[str, tuple[dict[str, float], tuple[str, ...]]] = {
                        "index_x": 0.055, "index_y": 0.055}, ("tl", "br")),
     "outline_inset": ({"index_height": 0.18, "index_pip": 0.1, "index_max_width": 0.18,
                        "index_x": 0.068, "index_y": 0.068}, ("tl", "br")),
+    # the style's own index, the body pips moved in against it (PIP_AREAS)
+    "tight": ({}, ("tl", "br")),
+    # the jumbo index with full-size body pips moved in against it (PIP_AREAS)
+    "tight_jumbo": ({"index_height": 0.2, "index_pip": 0.1, "index_max_width": 0.17,
+                     "index_x": 0.02, "index_y": 0.025}, ("tl", "br")),
+}
+
+#: layout -> (x, y) of the number cards' top-left body pip's centre, as
+#: fractions of the card's width and height (the built-in faces: 0.33, 0.2);
+#: the other columns and rows are placed symmetrically (middle column 0.5,
+#: right column 1 - x, bottom row 1 - y).  Decks print pips this close: a
+#: ten's top pips may sit a pixel from the index.  At 250 px, ``tight``'s
+#: top-left heart comes within 2 px of the classic 4, 5, 6, 8 and 10's
+#: index (into the 4's and 10's), of duplex's 10 only, and runs into the
+#: heavier modern index of every heart 4-6, 8, 10 and every ten;
+#: ``tight_jumbo``'s touches or overlaps the big index on every heart 4, 5,
+#: 6, 8 and 10 (the other number cards stay 3 px or more away), in all
+#: three styles.  tests/vision/test_vision_index_tight.py measures the gaps
+#: on the drawing.
+PIP_AREAS: dict[str, tuple[float, float]] = {
+    "tight": (0.25, 0.15),
+    "tight_jumbo": (0.27, 0.16),
 }
 
 #: layout -> (inset, thickness) of a dark outline printed round the face, as
@@ -77,6 +100,19 @@ def _draw_outline(img: Image, inset: float, thickness: float) -> None:
     img[a : h - a, w - a - t : w - a] = OUTLINE_INK
     img[a : a + t, a : w - a] = OUTLINE_INK
     img[h - a - t : h - a, a : w - a] = OUTLINE_INK
+
+
+def _draw_pips_at(img: Image, label: str, shape: str, color: Color, st: b.CardStyle,
+                  x: float, y: float) -> None:
+    """The built-in pip pattern of ``label`` with its top-left pip centred at
+    (``x`` of the width, ``y`` of the height), as ``builtin._draw_pips`` draws
+    it from (0.33, 0.2)."""
+    h, w = img.shape[:2]
+    xs = (x * w, 0.5 * w, (1 - x) * w)
+    top, bottom = y * h, (1 - y) * h
+    for col, row in b._PIPS[label]:
+        draw_shape(img, shape, (xs[col], top + (bottom - top) * row), st.pip * w,
+                   {"main": color}, upside_down=row > 0.5)
 
 
 def _draw_index(img: Image, label: str, suit: str, color: Color, st: b.CardStyle,
@@ -138,6 +174,8 @@ class LayoutDeck:
             draw_shape(img, shape, (w, h), st.ace_pip * 2 * w, {"main": color})
         elif rank in "JQK":
             b._draw_court(img, rank, shape, color, {"main": color}, st)
+        elif self.layout in PIP_AREAS:
+            _draw_pips_at(img, b.RANK_LABELS[rank], shape, color, st, *PIP_AREAS[self.layout])
         else:
             b._draw_pips(img, b.RANK_LABELS[rank], shape, {"main": color}, st)
         return b._finish(img, w, h)

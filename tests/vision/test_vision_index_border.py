@@ -1,5 +1,5 @@
 """The splitter's last try: the card's printed border blanked by its shape
-(``vision.index.strip_border``), so a glyph printed against the border (a
+(``vision.index_mask.strip_border``), so a glyph printed against the border (a
 large "10" whose "1" touches it, as `tango` prints it) is read instead of
 being dropped with the border as one frame line.  Every expected value is
 worked out by hand in the test's docstring from the drawn patch, never taken
@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.index import (
-    _LINE_H,
-    _LINE_V,
-    BORDER_BAND,
-    CROP_H,
-    CROP_W,
-    read_patch,
-    strip_border,
-)
+from vision.index import read_patch
+from vision.index_mask import _LINE_H, _LINE_V, BORDER_BAND, CROP_H, CROP_W, strip_border
 
 
 def test_the_drawn_sizes_are_the_ones_reasoned_from() -> None:
