@@ -5,7 +5,11 @@ renderer.  Shared by ``test_kdedeck.py``, ``test_npmdeck.py`` and
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import ModuleType
+
 import numpy as np
+import pytest
 
 from hardware_sim.cards import CARD_CODES, Deck
 
@@ -71,3 +75,20 @@ def same_faces(again: Deck, first: Deck) -> bool:
     """Whether two openings of a deck gave the very same pixels."""
     return all(np.array_equal(again.face(c), first.face(c)) for c in CARD_CODES) and (
         np.array_equal(again.back(), first.back()))
+
+
+def assert_cached_under(deck: Deck, root: Path) -> None:
+    """The deck's 52 faces and its back lie as PNGs in its folder under ``root``."""
+    folder = deck.cache_folder  # type: ignore[attr-defined]
+    assert folder.is_relative_to(root) and len(list(folder.glob("*.png"))) == 53
+
+
+def forbid(monkeypatch: pytest.MonkeyPatch, module: ModuleType, names: tuple[str, ...],
+           what: str) -> None:
+    """Make the module's drawing functions fail, so that opening the deck again
+    proves it read the cache."""
+    def refuse(*args: object) -> None:
+        raise AssertionError(f"{what} again instead of reading the cache")
+
+    for name in names:
+        monkeypatch.setattr(module, name, refuse)

@@ -20,13 +20,14 @@ import hashlib
 import importlib.util
 import json
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 from deck_checks import (
+    assert_cached_under,
+    forbid,
     index_ink_follows_the_suit,
     one_size_52_distinct_faces_and_a_back,
     same_faces,
@@ -44,15 +45,7 @@ def test_the_packages_are_unpacked_from_their_pinned_files() -> None:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("bitmap-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PONTOON_CACHE_DIR", str(folder))
-        yield folder
-
-
-@pytest.fixture(scope="module")
-def deck(cache: Path) -> Deck:
+def deck(deck_cache: Path) -> Deck:
     return open_deck(DRAWN, width=WIDTH)
 
 
@@ -112,14 +105,9 @@ def test_only_the_courts_carry_a_picture(deck: Deck) -> None:
             assert coloured == 0, (code, coloured)
 
 
-def test_the_cache_is_reused(deck: Deck, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = deck.cache_folder  # type: ignore[attr-defined]
-    assert folder.is_relative_to(cache) and len(list(folder.glob("*.png"))) == 53
-
-    def no_decode(*args: object) -> None:
-        raise AssertionError("decoded again instead of reading the cache")
-
-    monkeypatch.setattr(bitmapdeck, "read_png", no_decode)
+def test_the_cache_is_reused(deck: Deck, deck_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_cached_under(deck, deck_cache)
+    forbid(monkeypatch, bitmapdeck, ("read_png",), "decoded")
     assert same_faces(open_deck(DRAWN, width=WIDTH), deck)
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from deck_checks import (
+    assert_cached_under,
+    forbid,
     index_ink_follows_the_suit,
     one_size_52_distinct_faces_and_a_back,
     same_faces,
@@ -39,15 +40,7 @@ VECTOR, BITMAP = "kde:tigullio-international", "kde:xskat-french"
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("kde-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PONTOON_CACHE_DIR", str(folder))
-        yield folder
-
-
-@pytest.fixture(scope="module")
-def decks(cache: Path) -> dict[str, Deck]:
+def decks(deck_cache: Path) -> dict[str, Deck]:
     return {name: open_deck(name, width=WIDTH) for name in (VECTOR, BITMAP)}
 
 
@@ -87,16 +80,10 @@ def test_faces_are_upright(decks: dict[str, Deck]) -> None:
         assert 1.15 < upper / lower < 1.6, (code, upper, lower)  # 4/3 upright, 3/4 turned
 
 
-def test_the_cache_is_reused(decks: dict[str, Deck], cache: Path,
+def test_the_cache_is_reused(decks: dict[str, Deck], deck_cache: Path,
                              monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = decks[VECTOR].cache_folder  # type: ignore[attr-defined]
-    assert folder.is_relative_to(cache) and len(list(folder.glob("*.png"))) == 53
-
-    def no_render(*args: object) -> None:
-        raise AssertionError("rendered again instead of reading the cache")
-
-    monkeypatch.setattr(kdedeck, "_rsvg", no_render)
-    monkeypatch.setattr(kdedeck, "_embedded_png", no_render)
+    assert_cached_under(decks[VECTOR], deck_cache)
+    forbid(monkeypatch, kdedeck, ("_rsvg", "_embedded_png"), "rendered")
     assert same_faces(open_deck(VECTOR, width=WIDTH), decks[VECTOR])
 
 

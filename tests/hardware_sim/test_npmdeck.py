@@ -15,13 +15,14 @@ of its pips' ink is in the upper half.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from deck_checks import (
+    assert_cached_under,
     dark_ink,
+    forbid,
     index_ink_follows_the_suit,
     one_size_52_distinct_faces_and_a_back,
     red_ink,
@@ -41,15 +42,7 @@ def test_the_packages_are_installed_at_their_pinned_versions() -> None:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("npm-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PONTOON_CACHE_DIR", str(folder))
-        yield folder
-
-
-@pytest.fixture(scope="module")
-def decks(cache: Path) -> dict[str, Deck]:
+def decks(deck_cache: Path) -> dict[str, Deck]:
     return {name: open_deck(name, width=WIDTH) for name in (SVG, PNG)}
 
 
@@ -114,15 +107,10 @@ def test_faces_are_upright(decks: dict[str, Deck], name: str) -> None:
         assert upper / lower > 1.15, (name, code, upper, lower)
 
 
-def test_the_cache_is_reused(decks: dict[str, Deck], cache: Path,
+def test_the_cache_is_reused(decks: dict[str, Deck], deck_cache: Path,
                              monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = decks[SVG].cache_folder  # type: ignore[attr-defined]
-    assert folder.is_relative_to(cache) and len(list(folder.glob("*.png"))) == 53
-
-    def no_render(*args: object) -> None:
-        raise AssertionError("rendered again instead of reading the cache")
-
-    monkeypatch.setattr(npmdeck, "render_file", no_render)
+    assert_cached_under(decks[SVG], deck_cache)
+    forbid(monkeypatch, npmdeck, ("render_file",), "rendered")
     assert same_faces(open_deck(SVG, width=WIDTH), decks[SVG])
 
 
