@@ -197,6 +197,15 @@ ALARM_HOLDS: dict[str, str] = {
 }
 
 
+def _whose(need: CardNeed) -> str:
+    """The card the dealer must look at, named by where it was going."""
+    if need.purpose == "cut":
+        return f"the cut card for {need.recipient}"
+    if need.to_bank:
+        return f"the bank's card ({need.recipient})"
+    return f"{need.recipient}'s card (hand {need.hand})"
+
+
 def _choice(id_: str, label: str) -> dict[str, str]:
     return {"id": id_, "label": label}
 
@@ -390,16 +399,18 @@ class TableCore:
                 )
                 return
             if read.card is None:
-                self._ask_dealer(read, f"The camera could not read the card ({read.detail})")
+                self._ask_dealer(read, f"The camera could not read {_whose(need)} ({read.detail})")
                 return
             try:
                 card = Card.parse(read.card)
             except ValueError:
-                self._ask_dealer(read, f"The camera read {read.card!r}, which is not a card")
+                self._ask_dealer(read, f"The camera read {read.card!r} for {_whose(need)}, "
+                                       "which is not a card")
                 return
             action = DealCard(card)
             if not self.is_legal(action):
-                self._ask_dealer(read, f"The camera read {card}, but {card} is not in the shoe")
+                self._ask_dealer(read, f"The camera read {card} for {_whose(need)}, "
+                                       f"but {card} is not in the shoe")
                 return
             self.in_flight.popleft()
             self.reads.pop(event_no, None)
@@ -408,6 +419,9 @@ class TableCore:
     def _ask_dealer(self, read: CardRead, message: str) -> None:
         self.unsure = read
         self.counters["unsure"] += 1
+        if len(self.in_flight) > 1:
+            # the dealer holds several face-down cards: say which one to turn over
+            message += f"; it is the first of the {len(self.in_flight)} cards out of the shoe"
         self.machine.hold("unsure_card", message + ": confirm the card on the display")
 
     def _misdeal(self, message: str, card: str | None = None) -> None:

@@ -81,6 +81,31 @@ def test_an_unsure_card_offers_the_cameras_guesses_to_the_dealer_only() -> None:
     assert build_snapshot(core)["hold"] is None
 
 
+def test_an_unsure_card_says_whose_it_is_and_which_of_those_out() -> None:
+    """Two cards left the shoe before the camera answered for the first: the
+    dealer holds two face-down cards and must know which to turn over.  The
+    recipient is the core's own need for the first card, taken before either
+    card was dealt; the count is the two CardOut events sent here."""
+    core = started(rows=5)
+    need = core.need()
+    assert isinstance(need, CardNeed) and not need.to_bank
+    core.handle(CardOut(200, 0))
+    core.handle(CardOut(201, 0))
+    core.handle(CardRead(201, None, "glare"))
+    assert core.machine.running, "the second card waits for the first"
+    core.handle(CardRead(200, None, "no index visible"))
+    message = build_snapshot(core)["hold"]["message"]
+    assert f"could not read {need.recipient}'s card (hand {need.hand})" in message
+    assert "the first of the 2 cards out of the shoe" in message
+
+
+def test_a_lone_unsure_card_does_not_count_the_cards_out() -> None:
+    core = started(rows=5)
+    core.handle(CardOut(210, 0))
+    core.handle(CardRead(210, None, "glare"))
+    assert "cards out of the shoe" not in build_snapshot(core)["hold"]["message"]
+
+
 def test_impossible_reading_asks_the_dealer() -> None:
     core = started(rows=5)
     gone = _card_out_of_pack(core)
