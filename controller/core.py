@@ -203,7 +203,7 @@ def _whose(need: CardNeed) -> str:
         return f"the cut card for {need.recipient}"
     if need.to_bank:
         return f"the bank's card ({need.recipient})"
-    return f"{need.recipient}'s card (hand {need.hand})"
+    return f"{need.recipient}'s card for hand {need.hand}"
 
 
 def _choice(id_: str, label: str) -> dict[str, str]:
@@ -404,12 +404,12 @@ class TableCore:
             try:
                 card = Card.parse(read.card)
             except ValueError:
-                self._ask_dealer(read, f"The camera read {read.card!r} for {_whose(need)}, "
+                self._ask_dealer(read, f"The camera read {read.card!r} as {_whose(need)}, "
                                        "which is not a card")
                 return
             action = DealCard(card)
             if not self.is_legal(action):
-                self._ask_dealer(read, f"The camera read {card} for {_whose(need)}, "
+                self._ask_dealer(read, f"The camera read {card} as {_whose(need)}, "
                                        f"but {card} is not in the shoe")
                 return
             self.in_flight.popleft()

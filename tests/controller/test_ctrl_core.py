@@ -95,7 +95,7 @@ def test_an_unsure_card_says_whose_it_is_and_which_of_those_out() -> None:
     assert core.machine.running, "the second card waits for the first"
     core.handle(CardRead(200, None, "no index visible"))
     message = build_snapshot(core)["hold"]["message"]
-    assert f"could not read {need.recipient}'s card (hand {need.hand})" in message
+    assert f"could not read {need.recipient}'s card for hand {need.hand}" in message
     assert "the first of the 2 cards out of the shoe" in message
 
 
