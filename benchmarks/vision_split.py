@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import sys
 
-from hardware_sim.cards import CARD_CODES, Deck, bitmapdeck, kdedeck, npmdeck, open_deck
+from hardware_sim.cards import CARD_CODES, Deck, bitmapdeck, kdedeck, lowres, npmdeck, open_deck
 from hardware_sim.cards.fontdeck import parse_name
 from hardware_sim.cards.gnome import info, must_be_unsure
 from hardware_sim.cards.truetype import FONT_PACKAGES, FontMissing, find_font
@@ -314,6 +314,8 @@ def describe(designs: tuple[str, ...]) -> list[str]:
 
 
 def is_standard(name: str, code: str) -> bool:
+    if name.startswith(lowres.PREFIX):
+        return is_standard(lowres.parse_name(name).inner, code)
     if name.startswith(("builtin", "font:", "layout:")):
         return True
     if name.startswith(kdedeck.PREFIX):
@@ -330,6 +332,8 @@ def standard_codes(name: str) -> list[str]:
 
 
 def family(name: str) -> str:
+    if name.startswith(lowres.PREFIX):
+        return family(lowres.parse_name(name).inner)
     if name.startswith(kdedeck.PREFIX):
         return kdedeck.info(name).family
     if name.startswith(npmdeck.PREFIX):

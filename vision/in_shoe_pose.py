@@ -23,7 +23,11 @@ Everything is measured on a quarter-resolution view of the max channel (paper
 is bright in every channel, red ink too; the roof is dark): an edge is a
 *sharp* step from paper to roof, which the LEDs' glare spots (smooth, several
 mm across) and dust (small, dim) are not, and each edge is a robust straight
-line through many such steps.  Pure NumPy and OpenCV; about 0.2 ms.
+line through many such steps.  A frame where sharp steps place no card is
+looked at once more for soft ones (a fall over up to three samples, about
+1.3 mm): art scaled up from a small bitmap blurs the card's printed outline
+and its alpha (docs/vision.md, "Eleventh pass: low-resolution bitmap art").
+Pure NumPy and OpenCV; about 0.2 ms.
 """
 
 from __future__ import annotations
@@ -44,6 +48,10 @@ STEP = 4
 _RIM = 3
 #: an edge step must be at least this share of paper minus roof
 _STEP_SHARE = 0.45
+#: samples an edge's fall may spread over (a blurred outline: about 1.3 mm)
+_SPAN = 3
+#: an edge's crossing from card to roof, as a share of paper minus roof above the roof
+_RIM_SHARE = 0.25
 #: millimetres kept clear of the card's rounded corners when fitting edges
 _CORNER_MM = 6.0
 #: samples beyond a short edge that must show the dark roof
@@ -186,8 +194,46 @@ def _card_centre_x(
     return centre
 
 
+def _steps(
+    si: npt.NDArray[np.int16], axis: int, span: int
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """The fall and the rise across each boundary between neighbouring samples
+    along ``axis`` (0: going +y, 1: going +x), each the largest over any run of
+    up to ``span`` samples that holds the boundary: a card whose art (its
+    outline and alpha too) was scaled up from a small bitmap has an edge that
+    falls over a millimetre or so, not one sample, while a glare spot still
+    falls over several millimetres."""
+    a = np.moveaxis(si, axis, 0).astype(np.int16)
+    fall = a[:-1] - a[1:]
+    rise = -fall
+    for k in range(2, min(span, a.shape[0] - 1) + 1):
+        wide = a[:-k] - a[k:]  # window j covers boundaries j .. j + k - 1
+        for off in range(k):
+            fall[off : off + wide.shape[0]] = np.maximum(fall[off : off + wide.shape[0]], wide)
+            rise[off : off + wide.shape[0]] = np.maximum(rise[off : off + wide.shape[0]], -wide)
+    return np.moveaxis(fall, 0, axis), np.moveaxis(rise, 0, axis)
+
+
 def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) -> Pose | NoPose:
-    """The card's pose in one in-shoe frame (BGR), or why there is none."""
+    """The card's pose in one in-shoe frame (BGR), or why there is none.
+
+    Edges are first sought as sharp steps; only when that finds no pose in a
+    window that is not empty are they sought again as soft ones (a fall over up
+    to :data:`_SPAN` samples, crossing nearer the roof): a card printed from a
+    small bitmap scaled up has a blurred outline and alpha, and a sharp card's
+    pose stays exactly what the sharp search gives."""
+    pose = _find_pose(frame, geometry, soft=False)
+    if isinstance(pose, NoPose) and pose.reason != EMPTY:
+        again = _find_pose(frame, geometry, soft=True)
+        if isinstance(again, Pose):
+            return again
+    return pose
+
+
+def _find_pose(
+    frame: npt.NDArray[np.uint8], geometry: InShoeGeometry, *, soft: bool
+) -> Pose | NoPose:
+    """:func:`find_pose` with sharp edges only, or (``soft``) blurred ones too."""
     wx0, wy0, wx1, wy1 = geometry.window_rect_px
     h, w = frame.shape[:2]
     if (w, h) != geometry.frame_px:
@@ -211,15 +257,20 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
         return NoPose(EMPTY)
     jump = _STEP_SHARE * (paper - roof)
     si = s.astype(np.int16)
-    down = si[:-1] - si[1:]  # drop going down the frame (+y)
+    span = _SPAN if soft else 1
+    down, up = _steps(si, 0, span)  # drop and rise going down the frame (+y)
     lit = si > 0.5 * (paper + roof)
+    # where an edge crosses from card to roof; soft: nearer the roof than
+    # ``lit``, so a card whose printed border was blurred (art scaled up from a
+    # small bitmap, ``hardware_sim.cards.lowres``) is still as wide as a card
+    rim = si > roof + _RIM_SHARE * (paper - roof) if soft else lit
     rows, cols = s.shape
     card_w = geometry.card_width_mm * ppm / STEP
     card_l = geometry.card_length_mm * ppm / STEP
     # The middle of the window across is always over the card when one is there.
     mid = np.arange(round(cols * 0.2), round(cols * 0.8))
-    lead_edge = (down[:, mid] >= jump) & lit[:-1, mid] & ~lit[1:, mid]
-    trail_edge = (-down[:, mid] >= jump) & ~lit[:-1, mid] & lit[1:, mid]
+    lead_edge = (down[:, mid] >= jump) & rim[:-1, mid] & ~rim[1:, mid]
+    trail_edge = (up[:, mid] >= jump) & ~rim[:-1, mid] & rim[1:, mid]
     candidates: list[tuple[str, float, float, int]] = []
     for end, edge, pick in (("leading", lead_edge, _last), ("trailing", trail_edge, _first)):
         ys = pick(edge, 0)
@@ -254,9 +305,9 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
         body_rows = r[r < float(y_end.min()) - clear]
     else:
         body_rows = r[r > float(y_end.max()) + clear]
-    right = si[:, :-1] - si[:, 1:]  # drop going right (+x)
-    left_edge = (-right >= jump) & ~lit[:, :-1] & lit[:, 1:]
-    right_edge = (right >= jump) & lit[:, :-1] & ~lit[:, 1:]
+    right, rise_x = _steps(si, 1, span)  # drop and rise going right (+x)
+    left_edge = (rise_x >= jump) & ~rim[:, :-1] & rim[:, 1:]
+    right_edge = (right >= jump) & rim[:, :-1] & ~rim[:, 1:]
     half = cols // 2
     lx = _first(left_edge[body_rows, :half], 1)
     rx = _last(right_edge[body_rows, half:], 1)

@@ -16,7 +16,9 @@ Names: ``builtin`` / ``builtin:<style>`` (styles in
 ``font:<Family>/bold`` (:mod:`hardware_sim.cards.fontdeck`; the family must be
 installed, else :class:`~hardware_sim.cards.truetype.FontMissing` names its
 Debian package), ``layout:<style>:<layout>`` (a built-in style with the index
-laid out as :data:`hardware_sim.cards.layouts.LAYOUTS` says), ``kde:<design>``
+laid out as :data:`hardware_sim.cards.layouts.LAYOUTS` says),
+``lowres:<design>:<width>[:nearest|:linear]`` (another deck's art printed from a
+small bitmap, :mod:`hardware_sim.cards.lowres`), ``kde:<design>``
 (KDE's decks, :mod:`hardware_sim.cards.kdedeck`;
 :class:`~hardware_sim.cards.kdedeck.KdeDecksMissing` names the package if they
 are not installed), ``npm:<design>`` (card art from npm packages,
@@ -116,7 +118,8 @@ class LooseFace:
 def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
     """A deck by name: ``builtin``, ``builtin:<style>``, ``layout:<style>:<layout>``
     (:mod:`hardware_sim.cards.layouts`: a built-in style with its index laid out
-    as other decks print it), ``font:<Family>[/bold]``, ``kde:<design>``
+    as other decks print it), ``lowres:<design>:<width>[:nearest|:linear]`` (its art
+    from a bitmap that wide), ``font:<Family>[/bold]``, ``kde:<design>``
     (kdegames-card-data-kf5), ``npm:<design>`` (card art from npm packages),
     ``pypi:<design>`` / ``deb:<design>`` (bitmap decks unpacked from a PyPI wheel or a
     Debian package) or a gnome-cards-data design."""
@@ -135,6 +138,11 @@ def open_deck(name: str = "builtin", *, width: int = 250) -> Deck:
             raise ValueError(f"not a layout deck: {name!r}; layout:<style>:<layout>, styles "
                              f"{sorted(STYLES)}, layouts {sorted(LAYOUTS)}")
         return LayoutDeck(style, layout, width=width)
+    if name.startswith("lowres:"):
+        from hardware_sim.cards.lowres import LowResDeck
+        from hardware_sim.cards.lowres import parse_name as lowres_name
+
+        return LowResDeck(name, open_deck(lowres_name(name).inner, width=width))
     if name.startswith("font:"):
         from hardware_sim.cards.fontdeck import FontDeck, parse_name  # runs fc-list, rsvg-convert
 
