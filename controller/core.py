@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from controller import dealer_commands
+from controller.hold_words import choice, void_choice, whose_card
 from controller.journal import Journal
 from controller.machine import TableMachine
 from controller.panel_ux import DEALER, PanelUx, PanelView
@@ -197,23 +198,6 @@ ALARM_HOLDS: dict[str, str] = {
 }
 
 
-def _whose(need: CardNeed) -> str:
-    """The card the dealer must look at, named by where it was going."""
-    if need.purpose == "cut":
-        return f"the cut card for {need.recipient}"
-    if need.to_bank:
-        return f"the bank's card ({need.recipient})"
-    return f"{need.recipient}'s card for hand {need.hand}"
-
-
-def _choice(id_: str, label: str) -> dict[str, str]:
-    return {"id": id_, "label": label}
-
-
-def _void() -> dict[str, str]:
-    return _choice("void", "Void the deal")
-
-
 class TableCore:
     """One table's game plus everything the table is waiting for."""
 
@@ -361,7 +345,7 @@ class TableCore:
         self.notice = {"seat": "", "message": "The shoe's gate was forced"}
 
     def _gate_jammed(self, event: GateJammed) -> None:
-        choices = [_choice("continue", "The gate is free again")]
+        choices = [choice("continue", "The gate is free again")]
         self._raise_alarm("jam", "The shoe's gate is jammed: free it", choices)
 
     def _shoe_empty(self, event: ShoeEmpty) -> None:
@@ -376,7 +360,7 @@ class TableCore:
         if self.state.phase == "deal" and deal is not None and deal.dealt:
             message = "A pack was loaded into the shoe during the deal: put it back as it was"
             self._raise_alarm("pack", message + ", or void the deal", [
-                _choice("continue", "The pack is back as it was: go on"), _void()])
+                choice("continue", "The pack is back as it was: go on"), void_choice()])
             return
         self.notice = {"seat": "", "message": "A pack was loaded into the shoe"}
 
@@ -399,17 +383,18 @@ class TableCore:
                 )
                 return
             if read.card is None:
-                self._ask_dealer(read, f"The camera could not read {_whose(need)} ({read.detail})")
+                self._ask_dealer(
+                    read, f"The camera could not read {whose_card(need)} ({read.detail})")
                 return
             try:
                 card = Card.parse(read.card)
             except ValueError:
-                self._ask_dealer(read, f"The camera read {read.card!r} as {_whose(need)}, "
+                self._ask_dealer(read, f"The camera read {read.card!r} as {whose_card(need)}, "
                                        "which is not a card")
                 return
             action = DealCard(card)
             if not self.is_legal(action):
-                self._ask_dealer(read, f"The camera read {card} as {_whose(need)}, "
+                self._ask_dealer(read, f"The camera read {card} as {whose_card(need)}, "
                                        f"but {card} is not in the shoe")
                 return
             self.in_flight.popleft()
@@ -426,9 +411,9 @@ class TableCore:
 
     def _misdeal(self, message: str, card: str | None = None) -> None:
         self.counters["misdeals"] += 1
-        choices = [_choice("return", "The card is back on top of the shoe: go on")]
+        choices = [choice("return", "The card is back on top of the shoe: go on")]
         if self.state.phase == "deal":
-            choices.append(_choice("void", "Void the deal"))
+            choices.append(choice("void", "Void the deal"))
         self._raise_alarm("misdeal", message, choices, card)
 
     def _raise_alarm(
@@ -519,8 +504,8 @@ class TableCore:
                     f"The shoe lost {event.events_lost} card event(s): "
                     "check the cards on the table against the display",
                     [
-                        _choice("continue", "Checked: the display is right"),
-                        _choice("void", "Void the deal"),
+                        choice("continue", "Checked: the display is right"),
+                        choice("void", "Void the deal"),
                     ],
                 )
         down = sorted(name for name, link in self.links.items() if not link["up"])
@@ -543,7 +528,7 @@ class TableCore:
         known = f"; {lost} card event(s) are known lost" if lost else ""
         self._raise_alarm("reboot", f"The shoe restarted during the deal{known}: check the "
                           "cards on the table against the display",
-                          [_choice("continue", "Checked: the display is right"), _void()])
+                          [choice("continue", "Checked: the display is right"), void_choice()])
 
     # -- dealer commands ----------------------------------------------------------------
 
