@@ -74,6 +74,7 @@ from vision_split import (  # noqa: E402
     KDE_HELD_OUT,
     NPM_HELD_OUT,
     describe,
+    refuse_held_out,
     require_bitmap,
     require_fonts,
     require_kde,
@@ -347,6 +348,8 @@ def main() -> None:
         else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
+    if args.designs:
+        refuse_held_out(designs)
     require_fonts(designs)
     require_kde(designs)
     require_npm(designs)

@@ -59,6 +59,7 @@ from vision_split import (  # noqa: E402
     NPM_HELD_OUT,
     describe,
     open_design,
+    refuse_held_out,
     require_bitmap,
     require_fonts,
     require_kde,
@@ -202,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the same frames with and without the body as a witness "
                     "(modes ending in '-index' read the index corners only)")
     args = ap.parse_args(argv)
+    if not (args.fresh or args.kde or args.npm or args.bitmap):
+        refuse_held_out(tuple(args.designs.split(",")))
     if args.fresh:
         args.designs = ",".join(FRESH_HELD_OUT)
     if args.kde:

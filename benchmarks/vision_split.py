@@ -341,3 +341,46 @@ def family(name: str) -> str:
     if bitmapdeck.is_bitmap_deck(name):
         return bitmapdeck.info(name).family
     return "builtin" if name.startswith("builtin") else info(name).family
+
+
+#: Every group kept back for the reported figures, by the flag that reads it once.
+HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
+    "--held-out": HELD_OUT + HELD_OUT_NEGATIVE,
+    "--fresh": FRESH_HELD_OUT,
+    "--kde": KDE_HELD_OUT + KDE_HELD_OUT_NEGATIVE,
+    "--npm": NPM_HELD_OUT,
+    "--bitmap": BITMAP_HELD_OUT,
+}
+
+
+def held_out_flag(name: str) -> str | None:
+    """The flag of the held-out group that ``name`` belongs to, else None.
+
+    A design counts as held out when it is listed in a group, when it is the
+    same art under another name (any ``kde:``, ``npm:``, ``pypi:`` or ``deb:``
+    deck: their packages were kept back whole), or when it is a low-resolution
+    print of such a design: reading any of them through ``--designs`` would be
+    a look at a group that may be looked at once."""
+    if name.startswith(lowres.PREFIX):
+        return held_out_flag(lowres.parse_name(name).inner)
+    if name.startswith(kdedeck.PREFIX):
+        return "--kde"
+    if name.startswith(npmdeck.PREFIX):
+        return "--npm"
+    if bitmapdeck.is_bitmap_deck(name):
+        return "--bitmap"
+    return next((flag for flag, group in HELD_OUT_GROUPS.items() if name in group), None)
+
+
+def refuse_held_out(designs: tuple[str, ...]) -> None:
+    """Exit (status 2) naming the group if ``--designs`` lists a held-out
+    design: a held-out group is read once, whole, with its own flag, so that
+    no figure is chosen on part of it by accident."""
+    named = [(n, flag) for n in designs if (flag := held_out_flag(n)) is not None]
+    if named:
+        listed = ", ".join(f"{n} ({flag})" for n, flag in named)
+        print(f"--designs lists held-out designs: {listed}\n"
+              "a held-out group is read once, at the end, with its own flag "
+              "(docs/vision.md); tune and choose on the validation designs",
+              file=sys.stderr)
+        raise SystemExit(2)

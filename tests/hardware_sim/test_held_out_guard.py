@@ -1,0 +1,71 @@
+"""The card benchmarks refuse a held-out design named through ``--designs``.
+
+A held-out group is read once, whole, with its own flag; a design of it slipped
+into ``--designs`` (or printed small by ``lowres:``) would be a second look that
+nobody counts.  The expected groups below are written by hand from the group
+lists in ``benchmarks/vision_split.py`` and their packages' prefixes."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _split() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "vision_split", ROOT / "benchmarks" / "vision_split.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["vision_split"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("design", "flag"), [
+    ("anglo_poker", "--held-out"),
+    ("atlasnye_skat", "--held-out"),        # a negative of the first group
+    ("builtin:four_color", "--held-out"),
+    ("font:P052", "--fresh"),
+    ("kde:penguins", "--kde"),
+    ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
+    ("npm:cardsjs", "--npm"),
+    ("deb:pokerth-800x480", "--bitmap"),    # catalogued beside the group, same package
+    ("pypi:kenney", "--bitmap"),
+    ("lowres:deb:pokerth:48:linear", "--bitmap"),
+    ("lowres:anglo_poker:60", "--held-out"),
+    ("tango", None),
+    ("builtin:duplex", None),
+    ("lowres:tango:48", None),
+    ("font:Bebas Neue", None),              # kept out of training, read like validation
+    ("font:DejaVu Sans", None),
+])
+def test_each_design_is_placed_in_its_group(design: str, flag: str | None) -> None:
+    assert _split().held_out_flag(design) == flag
+
+
+@pytest.mark.parametrize("bench", ["in_shoe_bench.py", "vision_fuse.py"])
+def test_a_benchmark_stops_before_reading_a_held_out_design(bench: str) -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / bench), "--designs",
+         "tango,kde:penguins,anglo_poker", "--dry-run"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2
+    assert "kde:penguins (--kde)" in run.stderr
+    assert "anglo_poker (--held-out)" in run.stderr
+    assert "designs:" not in run.stdout  # stopped before listing, let alone reading
+
+
+def test_validation_designs_pass_the_guard() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "in_shoe_bench.py"), "--designs",
+         "tango,builtin:duplex", "--dry-run"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "designs: tango, builtin:duplex" in run.stdout
