@@ -24,6 +24,9 @@ into ``.cache/cards`` (``npm_missing`` gives the ``npm install`` line).
 and a Debian package (``hardware_sim.cards.bitmapdeck``, ``pypi:<design>``,
 ``deb:<design>``), the pinned files unpacked into ``.cache/cards``
 (``bitmap_missing`` gives the install line).
+
+:data:`TYPEFACE_HELD_OUT` is a sixth: font decks, like the fresh group, in
+typefaces from eight more Debian font packages (``fresh_missing`` covers it).
 """
 
 from __future__ import annotations
@@ -202,6 +205,36 @@ NPM_HELD_OUT = ("npm:cardsjs",)
 #: never tune, train or choose anything on it.
 BITMAP_HELD_OUT = ("pypi:kenney", "deb:pokerth", "deb:pokerth-4c")
 
+#: Typeface held-out group (the sixth), made on 2026-12-03 when every group above
+#: had been read: font decks, like FRESH_HELD_OUT (the built-in classic face with
+#: its indices set in the font), in faces from eight Debian packages installed
+#: that day, after the eleventh pass; none is trained on (the training builder's
+#: fontconfig knows ``vision_fontdeck.TRAINING_FONT_FAMILIES`` and, with
+#: ``--more-fonts``, ``MORE_FONT_FAMILIES`` only), none is a clone of a trained
+#: face (Hack, DejaVu Sans Mono's descendant, was left out for that), and none
+#: was drawn or looked at before its read.  Chosen, before any image, for a spread
+#: of index shapes the earlier groups lack: a didone book serif (CMU Serif, Knuth's
+#: Computer Modern, bold), a 19th-century high-contrast serif with hairlines (Old
+#: Standard TT), an old-style serif after a 17th-century type (Junicode), a heavy
+#: geometric sans (League Spartan bold), a geometric grotesque (Manrope bold), a
+#: reading sans with single-storey forms (SIL Andika), an open, squarish display
+#: sans made for cockpit screens (B612 bold) and a monospace (JetBrains Mono bold,
+#: a "1" with a flag and foot, a slashed-free "0" in "10").  Like the fresh group
+#: it is easier than new card art: the pips, courts and suit signs are the
+#: classic face's, which training has seen; what it measures is new index type.
+#: READ ONCE, at the end (``--typefaces`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.  Its cards are all standard.
+TYPEFACE_HELD_OUT = (
+    "font:CMU Serif/bold",          # fonts-cmu
+    "font:Old Standard TT",         # fonts-oldstandard
+    "font:Junicode Two Beta",       # fonts-junicode
+    "font:League Spartan/bold",     # fonts-league-spartan
+    "font:Manrope/bold",            # fonts-manrope
+    "font:Andika",                  # fonts-sil-andika
+    "font:B612/bold",               # fonts-b612
+    "font:JetBrains Mono/bold",     # fonts-jetbrains-mono
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -350,6 +383,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--kde": KDE_HELD_OUT + KDE_HELD_OUT_NEGATIVE,
     "--npm": NPM_HELD_OUT,
     "--bitmap": BITMAP_HELD_OUT,
+    "--typefaces": TYPEFACE_HELD_OUT,
 }
 
 

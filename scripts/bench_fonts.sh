@@ -19,7 +19,8 @@
 # And the training fonts of the eleventh pass's candidate model
 # (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
 # it stops if one is missing) and the kept-out typeface stress decks
-# (benchmarks/vision_split.py FONT_STRESS).
+# (benchmarks/vision_split.py FONT_STRESS), and the sixth held-out group's
+# typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,8 @@ missing=()
 [ -d /usr/share/fonts/truetype/open-sans ] || missing+=(fonts-open-sans)
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
-# family (as fc-list names it) and its package: training faces, then FONT_STRESS
+# family (as fc-list names it) and its package: training faces, FONT_STRESS, then
+# the sixth held-out group (TYPEFACE_HELD_OUT, read by `--typefaces`)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -38,7 +40,11 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Lato:fonts-lato" "Cantarell:fonts-cantarell" "Go:fonts-go" \
         "Comfortaa:fonts-comfortaa" "Cabin:fonts-cabin" \
         "Bebas Neue:fonts-bebas-neue" "Gillius ADF No2 Cond:fonts-adf-gillius" \
-        "Jura:fonts-jura" "Vollkorn:fonts-vollkorn"; do
+        "Jura:fonts-jura" "Vollkorn:fonts-vollkorn" \
+        "CMU Serif:fonts-cmu" "Old Standard TT:fonts-oldstandard" \
+        "Junicode Two Beta:fonts-junicode" "League Spartan:fonts-league-spartan" \
+        "Manrope:fonts-manrope" "Andika:fonts-sil-andika" "B612:fonts-b612" \
+        "JetBrains Mono:fonts-jetbrains-mono"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
@@ -64,3 +70,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces --dry-run

@@ -68,6 +68,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Bebas Neue": "fonts-bebas-neue",
     **dict.fromkeys(("Gillius ADF No2 Cond", "Gillius ADF Cond"), "fonts-adf-gillius"),
     "Jura": "fonts-jura",
+    # the sixth held-out group: typefaces (benchmarks/vision_split.py TYPEFACE_HELD_OUT)
+    "CMU Serif": "fonts-cmu",
+    "Old Standard TT": "fonts-oldstandard",
+    "Junicode Two Beta": "fonts-junicode",
+    "League Spartan": "fonts-league-spartan",
+    "Manrope": "fonts-manrope",
+    "Andika": "fonts-sil-andika",
+    "B612": "fonts-b612",
+    "JetBrains Mono": "fonts-jetbrains-mono",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

@@ -33,6 +33,7 @@ def _split() -> ModuleType:
     ("atlasnye_skat", "--held-out"),        # a negative of the first group
     ("builtin:four_color", "--held-out"),
     ("font:P052", "--fresh"),
+    ("font:Manrope/bold", "--typefaces"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),

@@ -47,6 +47,10 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
     assert not [f for f in checked if any(bad in f for bad in FORBIDDEN)]
     assert not trained & {_family(n) for n in split.FRESH_HELD_OUT}
     assert not trained & {_family(n) for n in split.FONT_STRESS}
+    assert not trained & {_family(n) for n in split.TYPEFACE_HELD_OUT}
+    # the sixth group: no clone of a trained face (Hack is DejaVu Sans Mono's)
+    assert not [n for n in split.TYPEFACE_HELD_OUT
+                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
     assert not {FONT_PACKAGES.get(f) for f in fonts.MORE_FONT_FAMILIES} & set(FORBIDDEN_PACKAGES)
 
 
@@ -55,7 +59,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
     split = _benchmark("vision_split")
     script = (ROOT / "scripts" / "bench_fonts.sh").read_text()
     families = (*fonts.MORE_FONT_FAMILIES, *(n.removeprefix("font:").split("/")[0]
-                                             for n in split.FONT_STRESS))
+                                             for n in (*split.FONT_STRESS,
+                                                       *split.TYPEFACE_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
