@@ -28,6 +28,7 @@ from vision.detect import Quad
 from vision.index_mask import CROP_H as CROP_H
 from vision.index_mask import CROP_W as CROP_W
 from vision.index_mask import ROOF, cut_body_art, strip_border, strip_outline
+from vision.index_stacked import cut_stacked
 
 CARD_W, CARD_H = 200, 300
 # (Corner patch, in card units: CROP_W x CROP_H; the index of every design we know fits.)
@@ -502,6 +503,83 @@ def _ink_mask(minch: npt.NDArray[np.uint8], thr: float) -> npt.NDArray[np.uint8]
     )
 
 
+def _split_stacked(
+    minch: npt.NDArray[np.uint8], levels: tuple[float, ...], contrast: float
+) -> tuple[npt.NDArray[np.int32], list[_Box], tuple[list[int], _Box]] | None:
+    """The last try but two: a rank and the suit sign under it that blur joined into
+    one tall blob, parted along the light row between them
+    (``vision.index_stacked``), at the first level that parts one.  Taken only
+    when the suit sign the split finds is the part under a cut (its top is
+    the row after it): nothing else in the corner is read by this try."""
+    for thr in levels:
+        mask = _ink_mask(minch, thr)
+        cuts = cut_stacked(mask, minch, contrast)
+        if not cuts:
+            continue
+        got = _boxes(mask, 0)
+        if got is None:
+            continue
+        labels, boxes = got
+        found = _split(boxes)
+        if found is not None and found[1][1] - 1 in cuts:
+            return labels, boxes, found
+    return None
+
+
+#: the share of the corner's contrast (from its darkest ink) within which a
+#: mark's darkest ink must lie for ``_split_faint`` to take it for the solid
+#: suit sign that set the corner's levels (a thin glyph's bowl, a piece of a
+#: rank, is lighter)
+SOLID_SIGN = 0.25
+
+
+def _split_faint(
+    minch: npt.NDArray[np.uint8], dark: float, contrast: float, thr: float
+) -> tuple[npt.NDArray[np.int32], list[_Box], tuple[list[int], _Box]] | None:
+    """The last try but one: a rank too light for any of the corner's levels
+    above a dark suit sign.  A light face's thin strokes, blurred, are far
+    lighter than its solid suit sign, which sets the corner's darkest ink
+    and so every level (``ink_levels``): the sign stands alone, and the rank
+    is gone or in specks.  The paper above the topmost sign-shaped mark (as
+    tall as a rank at least, about as tall as wide, and holding ink as dark
+    as the corner's darkest: ``SOLID_SIGN``) gets a level of its own
+    (``ink_levels`` of that area: None, and no try, when it is only paper
+    and noise).  Taken only when the split finds that mark as the suit sign
+    under a rank."""
+    mask = _ink_mask(minch, thr)
+    got = _boxes(mask, 0)
+    if got is None:
+        return None
+    labels = got[0]
+    solid = dark + SOLID_SIGN * contrast
+    signs = [b for b in got[1] if b[3] >= 8 and b[0] < 0.45 * CROP_W and b[1] < 0.4 * CROP_H
+             and 0.6 * b[2] <= b[3] <= 1.5 * b[2]]
+    if not signs:
+        return None
+    sign = min(signs, key=lambda b: b[1])
+    bx, by, bw, bh, lb = sign
+    own_ink = minch[by : by + bh, bx : bx + bw][labels[by : by + bh, bx : bx + bw] == lb]
+    if float(own_ink.min()) > solid:
+        return None
+    # half a sign's width either side; the sign's blurred rim left out
+    x0, x1, y1 = max(bx - bw // 2, 0), min(bx + bw + bw // 2, CROP_W), by - 2
+    if y1 < 10:
+        return None
+    above = minch[:y1, x0:x1]
+    own = ink_levels(above)
+    if own is None or own[2] <= thr:
+        return None
+    mask[:y1, x0:x1] = _ink_mask(above, own[2])
+    got = _boxes(mask, 0)
+    if got is None:
+        return None
+    labels, boxes = got
+    found = _split(boxes)
+    if found is None or found[1][:4] != sign[:4]:
+        return None
+    return labels, boxes, found
+
+
 def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGlyphs | None:
     """Split one upright index patch (BGR, or BGRA: alpha ignored) into glyphs;
     None when it shows no index.  ``turned``: the index in the patch is taken
@@ -545,6 +623,11 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
                 if cut is not None:
                     labels, boxes, found = cut
             break
+    if found is None and not turned:
+        last = (_split_stacked(minch, levels, contrast)
+                or _split_faint(minch, dark, contrast, first))
+        if last is not None:
+            labels, boxes, found = last
     if found is None:
         return None
     rank_labels, suit = found
