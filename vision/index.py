@@ -28,7 +28,7 @@ from vision.detect import Quad
 from vision.index_mask import CROP_H as CROP_H
 from vision.index_mask import CROP_W as CROP_W
 from vision.index_mask import ROOF, cut_body_art, strip_border, strip_outline
-from vision.index_stacked import cut_stacked
+from vision.index_stacked import SUIT_OVER_RANK, cut_stacked
 
 CARD_W, CARD_H = 200, 300
 # (Corner patch, in card units: CROP_W x CROP_H; the index of every design we know fits.)
@@ -545,7 +545,7 @@ def _split_faint(
     as the corner's darkest: ``SOLID_SIGN``) gets a level of its own
     (``ink_levels`` of that area: None, and no try, when it is only paper
     and noise).  Taken only when the split finds that mark as the suit sign
-    under a rank."""
+    under a rank as much taller than it as a rank is (``SUIT_OVER_RANK``)."""
     mask = _ink_mask(minch, thr)
     got = _boxes(mask, 0)
     if got is None:
@@ -577,6 +577,10 @@ def _split_faint(
     found = _split(boxes)
     if found is None or found[1][:4] != sign[:4]:
         return None
+    _, ry0, _, ry1 = _rank_box(boxes, found[0])
+    low, high = SUIT_OVER_RANK
+    if not low * (ry1 - ry0) <= bh <= high * (ry1 - ry0):
+        return None  # no rank is shorter than its sign: a piece of one, or noise
     return labels, boxes, found
 
 
