@@ -44,6 +44,16 @@ SUIT_ASPECT = (0.6, 1.5)
 SUIT_OVER_RANK = (0.45, 1.0)
 
 
+def may_part(x: int, y: int, w: int, h: int) -> bool:
+    """Whether a blob at ``x, y``, ``w`` by ``h``, may be a rank and sign
+    joined (:func:`cut_stacked` looks at no other): tall enough for both,
+    taller than wide, where an index starts, not running off the patch.
+    (Not bounded above: a jumbo Q whose tail meets its heart is one blob
+    longer than half the patch, which the splitter drops as a frame line.)"""
+    return (h >= MIN_RANK + MIN_SUIT + 1 and h >= MIN_TALL * w and x < 0.45 * CROP_W
+            and y < 0.4 * CROP_H and x + w < CROP_W and y + h < CROP_H)
+
+
 def cut_stacked(
     mask: npt.NDArray[np.uint8], minch: npt.NDArray[np.uint8], contrast: float
 ) -> list[int]:
@@ -58,10 +68,8 @@ def cut_stacked(
     smooth: npt.NDArray[np.int32] | None = None
     cuts: list[int] = []
     for i, (x, y, w, h, area) in enumerate(stats.tolist()):
-        if i == 0 or area < 6 or h < MIN_RANK + MIN_SUIT + 1 or h < MIN_TALL * w:
+        if i == 0 or area < 6 or not may_part(x, y, w, h):
             continue
-        if x >= 0.45 * CROP_W or y >= 0.4 * CROP_H or x + w >= CROP_W or y + h >= CROP_H:
-            continue  # not where an index starts, or runs off the patch
         if smooth is None:
             smooth = np.asarray(cv2.GaussianBlur(minch, (3, 3), 0), np.int32)
         own = labels[y : y + h, x : x + w] == i
