@@ -3,7 +3,9 @@ in ("no index visible").  Two ways: blur joins a tall rank to the suit sign
 set a few units under it, one tall blob with no mark below it
 (``vision.index_stacked``); or a thin, light rank (a light face's strokes,
 blurred) is fainter than every level cut for the corner's dark suit sign,
-which then stands alone (``vision.index._split_faint``).
+which then stands alone (``vision.index._split_faint``).  Both are off as
+shipped (``vision.index.LAST_TRIES``: they named two stress-deck cards
+wrong) and switched on here, but for the test of the shipped behaviour.
 
 Patches are drawn here by hand (a bar rank and a diamond in card units, so
 the expected boxes are the drawn ones, give or take the blur) or cut from a
@@ -18,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.index as vi
 from hardware_sim.cards import open_deck
 from hardware_sim.cards.truetype import FontMissing
 from vision.index import _RETRY_LEVELS, corner_patch, flatten, ink_levels, read_patch
@@ -26,6 +29,12 @@ from vision.index_stacked import cut_stacked
 from vision.recognizer import Recognizer
 
 PAPER, DARK = 235.0, 30.0
+
+
+@pytest.fixture(autouse=True)
+def last_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two tries are off as shipped (``vision.index.LAST_TRIES``); on here."""
+    monkeypatch.setattr(vi, "LAST_TRIES", True)
 #: the diamond drawn under the rank: rows 44..62, columns 8..24
 DIAMOND_TOP, DIAMOND_BOTTOM = 44, 62
 
@@ -84,6 +93,12 @@ def test_a_rank_joined_to_its_sign_is_one_blob_at_every_level() -> None:
         blobs = _blobs(minch, thr)
         tall = [b for b in blobs if b[1] <= 13 and b[1] + b[3] >= DIAMOND_BOTTOM - 2]
         assert len(blobs) == 1 and tall, (thr, blobs)
+
+
+def test_as_shipped_the_joined_rank_is_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vi, "LAST_TRIES", False)
+    assert read_patch(_patch(stacked(), 3.0)) is None
+    assert read_patch(_patch(faint_seven(), 1.5)) is None
 
 
 def test_the_joined_rank_is_parted_from_its_sign() -> None:
