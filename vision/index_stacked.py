@@ -23,7 +23,7 @@ from vision.index_mask import CROP_H, CROP_W
 #: How much lighter than the darker of the two marks' darkest ink the gap's
 #: darkest ink must be, as a share of the corner's contrast (paper minus
 #: darkest ink): blurred gaps between a rank and its suit sign on the
-#: training faces rise 0.18-0.39; noise in a stroke rises well under 0.1.
+#: training frames looked at rise 0.18-0.39.
 GAP_RISE = 0.15
 #: the shortest rank (card units, as ``vision.index._split``) and suit sign
 #: (its ``b[3] >= 5``) a cut may leave
@@ -32,15 +32,15 @@ MIN_RANK, MIN_SUIT = 8, 5
 #: of a condensed face (a rank alone is up to about 2.5 times as tall as
 #: wide, so this test alone proves nothing: the gap must be there too)
 MIN_TALL = 1.5
-#: the part under the cut is a suit sign: about as tall as wide (the
-#: signs of every deck we know are 0.8-1.3 times as tall as wide)
+#: the part under the cut is a suit sign: about as tall as wide, with room
+#: for blur and for the bridge of ink left under the cut
 SUIT_ASPECT = (0.6, 1.5)
 #: the sign's height over the rank's: 0.45-0.86 on every training face
 #: measured (font decks set the cap height to one size, 28 units, and a Q's
 #: or J's tail reaches 40; the signs are 17-19), so a cut leaving a sign as
 #: tall as the part above it halves one glyph, and one leaving a sliver
 #: under a tall part takes a piece of the sign for the rank (a club's top
-#: lobe with a "2" over it is an "8")
+#: lobe with a "2" over it would pass for an "8")
 SUIT_OVER_RANK = (0.45, 1.0)
 
 
