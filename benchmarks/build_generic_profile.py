@@ -5,8 +5,9 @@
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
 no deck profile is given (see ``vision/glyph_model.py`` and ``docs/vision.md``).
-Glyphs are cached in ``/tmp/pontoon-glyph-cache-v5.npz`` (``-stylesN`` added with
-``--styles N``); ``--recollect`` redoes them.
+Glyphs are cached in ``/tmp/pontoon-glyph-cache-v7.npz`` (``-stylesN`` added with
+``--styles N``); ``--recollect`` redoes them.  The version changes when the
+pipeline cuts glyphs differently, so an older cache is not read by mistake.
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
 640x480 camera frames, clean/normal/hard) so they carry its segmentation
@@ -24,8 +25,9 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   condensed, serif and sans faces from 13 more Debian font packages,
   ``scripts/bench_fonts.sh``, and half the faces with the index set narrower or
   wider than cut, glyph cache ``-more``; with ``--more-rank-fonts``, the twelfth
-  pass's, those faces for the rank classifier only, the suit classifier trained
-  exactly as by the default build); fonts installed for anything else
+  pass's (not shipped either), those faces for the rank classifier only, the
+  suit classifier trained exactly as by the default build); fonts installed for
+  anything else
   (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
   ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
   training font stops the build (``FontMissing``, naming its package);
@@ -91,7 +93,9 @@ from vision.glyph_model import (  # noqa: E402
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "vision" / "data"
-CACHE = Path("/tmp/pontoon-glyph-cache-v5.npz")
+#: v7: the index code of the tenth and eleventh passes cuts slightly different
+#: glyphs from the same frames than the v5 (tenth-pass model) and v6 caches hold
+CACHE = Path("/tmp/pontoon-glyph-cache-v7.npz")
 #: groups left out by --validate
 VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
               "hershey:6")
