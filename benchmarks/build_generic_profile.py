@@ -5,8 +5,9 @@
 
 Writes ``vision/data/glyph_model.npz``: the rank and suit classifiers used when
 no deck profile is given (see ``vision/glyph_model.py`` and ``docs/vision.md``).
-Glyphs are cached in ``/tmp/pontoon-glyph-cache-v5.npz`` (``-stylesN`` added with
-``--styles N``); ``--recollect`` redoes them.
+Glyphs are cached in ``/tmp/pontoon-glyph-cache-v7.npz`` (``-stylesN`` added with
+``--styles N``); ``--recollect`` redoes them.  The version changes when the
+pipeline cuts glyphs differently, so an older cache is not read by mistake.
 
 Training glyphs come out of the real pipeline (``card_glyphs`` on simulated
 640x480 camera frames, clean/normal/hard) so they carry its segmentation
@@ -23,7 +24,10 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   families; with ``--more-fonts``, the eleventh pass's candidate, also
   condensed, serif and sans faces from 13 more Debian font packages,
   ``scripts/bench_fonts.sh``, and half the faces with the index set narrower or
-  wider than cut, glyph cache ``-more``); fonts installed for anything else
+  wider than cut, glyph cache ``-more``; with ``--more-rank-fonts``, the twelfth
+  pass's (not shipped either), those faces for the rank classifier only, the
+  suit classifier trained exactly as by the default build); fonts installed for
+  anything else
   (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
   ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
   training font stops the build (``FontMissing``, naming its package);
@@ -89,7 +93,9 @@ from vision.glyph_model import (  # noqa: E402
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "vision" / "data"
-CACHE = Path("/tmp/pontoon-glyph-cache-v5.npz")
+#: v7: the index code of the tenth and eleventh passes cuts slightly different
+#: glyphs from the same frames than the v5 (tenth-pass model) and v6 caches hold
+CACHE = Path("/tmp/pontoon-glyph-cache-v7.npz")
 #: groups left out by --validate
 VAL_GROUPS = ("gnome:tango", "gnome:orell", "ttf:Liberation Serif/normal/False",
               "hershey:6")
@@ -408,6 +414,17 @@ def _jpeg(ink: np.ndarray, quality: int) -> np.ndarray:
     return np.clip(1 - back, 0, 1)[4:-4, 4:-4].astype(np.float32)
 
 
+def replay_augment(packed: np.ndarray, rng: np.random.Generator, copies: int) -> None:
+    """Draw from ``rng`` exactly what ``feature_matrix`` would for these crops,
+    computing no features: with ``--more-rank-fonts`` the suit glyphs' augmented
+    copies then come out of the generator as in the default build, whose rank
+    glyphs (not the ones trained on) use it first."""
+    for a in packed:
+        ink = _unpack(a)
+        for _ in range(copies):
+            augment(ink, rng)
+
+
 def feature_matrix(packed: np.ndarray, rng: np.random.Generator, copies: int
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Features of every crop plus ``copies`` augmented copies; second array maps rows
@@ -543,6 +560,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="also the eleventh pass's faces from 13 more Debian font packages "
                     "(vision_fontdeck.MORE_FONTS) with index widths varied: a candidate, "
                     "not the shipped model (docs/vision.md, Eleventh pass)")
+    ap.add_argument("--more-rank-fonts", action="store_true",
+                    help="the rank classifier from the --more-fonts glyphs (cache -more), the "
+                    "suit classifier exactly as the default build trains it (docs/vision.md, "
+                    "Twelfth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
@@ -550,22 +571,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="a corner's rank is accepted from this probability (see --validate)")
     ap.add_argument("--min-suit-prob", type=float, default=0.7)
     args = ap.parse_args(argv)
+    if args.more_fonts and args.more_rank_fonts:
+        ap.error("--more-fonts and --more-rank-fonts exclude each other")
     cv2.setNumThreads(1)
     cache = CACHE if not args.styles else CACHE.with_name(f"{CACHE.stem}-styles{args.styles}.npz")
-    if args.more_fonts:
-        cache = cache.with_name(f"{cache.stem}-more.npz")
-    if cache.exists() and not args.recollect:
-        with np.load(cache) as z:
-            data = {k: z[k] for k in z.files}
-        print(f"glyphs from {cache}")
-    else:
-        print("collecting glyphs from tuning sources ...")
-        data = collect(args.frames, args.seed, args.styles, args.more_fonts)
-        np.savez_compressed(cache, **data)  # type: ignore[arg-type]
+    data = glyphs(cache, args, args.more_fonts)
+    # --more-rank-fonts: ranks from the wider faces, suits exactly as the default
+    # build draws them (the more-fonts suit classifier named German bells as diamonds)
+    rank_data = glyphs(cache, args, True) if args.more_rank_fonts else data
     rng = np.random.default_rng(args.seed + 1)
     models = {}
     for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):
-        packed, labels, groups = data[f"{task}_x"], data[f"{task}_y"], data[f"{task}_g"]
+        if task == "suit" and args.more_rank_fonts:
+            # the default build's rank glyphs draw their copies first
+            skipped = np.isin(data["rank_g"], VAL_GROUPS) if args.validate else None
+            replay_augment(data["rank_x"] if skipped is None else data["rank_x"][~skipped],
+                           rng, args.copies)
+        source = rank_data if task == "rank" else data
+        packed, labels, groups = source[f"{task}_x"], source[f"{task}_y"], source[f"{task}_g"]
         y = np.array([classes.index(str(s)) for s in labels])
         val = np.isin(groups, VAL_GROUPS) if args.validate else np.zeros(len(y), bool)
         print(f"{task}: {len(y)} glyphs ({int(val.sum())} held out), "
@@ -585,6 +608,22 @@ def main(argv: list[str] | None = None) -> int:
     model.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
+
+
+def glyphs(cache: Path, args: argparse.Namespace, more: bool) -> dict[str, np.ndarray]:
+    """The glyphs of the default faces or, with ``more``, the --more-fonts faces
+    (cache ``-more``), collected once and then read from the cache."""
+    if more:
+        cache = cache.with_name(f"{cache.stem}-more.npz")
+    if cache.exists() and not args.recollect:
+        with np.load(cache) as z:
+            data = {k: z[k] for k in z.files}
+        print(f"glyphs from {cache}")
+        return data
+    print(f"collecting glyphs from tuning sources{' (more fonts)' if more else ''} ...")
+    data = collect(args.frames, args.seed, args.styles, more)
+    np.savez_compressed(cache, **data)  # type: ignore[arg-type]
+    return data
 
 
 if __name__ == "__main__":
