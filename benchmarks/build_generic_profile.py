@@ -26,7 +26,9 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   ``scripts/bench_fonts.sh``, and half the faces with the index set narrower or
   wider than cut, glyph cache ``-more``; with ``--more-rank-fonts``, the twelfth
   pass's (not shipped either), those faces for the rank classifier only, the
-  suit classifier trained exactly as by the default build); fonts installed for
+  suit classifier trained exactly as by the default build; with
+  ``--suit-from FILE`` as well, the thirteenth pass's, the suit classifier is
+  not trained but copied from FILE, the shipped model); fonts installed for
   anything else
   (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
   ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
@@ -89,6 +91,7 @@ from vision.glyph_model import (  # noqa: E402
     GlyphModel,
     Mlp,
     features,
+    load_glyph_model,
 )
 from vision.index import CARD_H, CARD_W, CROP_H, CROP_W, IndexGlyphs, read_patch  # noqa: E402
 
@@ -564,6 +567,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the rank classifier from the --more-fonts glyphs (cache -more), the "
                     "suit classifier exactly as the default build trains it (docs/vision.md, "
                     "Twelfth pass)")
+    ap.add_argument("--suit-from", type=Path, default=None,
+                    help="copy the suit classifier from this model file (the shipped one) "
+                    "instead of training it: a retrained rank classifier beside the suit "
+                    "weights already measured (docs/vision.md, Thirteenth pass)")
     ap.add_argument("--validate", action="store_true", help="hold out VAL_GROUPS and report")
     ap.add_argument("--recollect", action="store_true", help=f"ignore the cache {CACHE}")
     ap.add_argument("--out", type=Path, default=DATA / "glyph_model.npz")
@@ -581,7 +588,13 @@ def main(argv: list[str] | None = None) -> int:
     rank_data = glyphs(cache, args, True) if args.more_rank_fonts else data
     rng = np.random.default_rng(args.seed + 1)
     models = {}
+    if args.suit_from is not None:
+        # the suit weights are read before the long training, so a bad path fails at once;
+        # the rank classifier trains first and draws from rng exactly as without this
+        models["suit"] = load_glyph_model(args.suit_from).suit
     for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):
+        if task in models:
+            continue
         if task == "suit" and args.more_rank_fonts:
             # the default build's rank glyphs draw their copies first
             skipped = np.isin(data["rank_g"], VAL_GROUPS) if args.validate else None
