@@ -70,3 +70,21 @@ def test_validation_designs_pass_the_guard() -> None:
         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "designs: tango, builtin:duplex" in run.stdout
+
+
+@pytest.mark.parametrize(("bench", "design", "named"), [
+    ("vision_bench.py", "anglo_poker", "anglo_poker (--held-out)"),
+    ("vision_six_nine.py", "turned6:four_color", "builtin:four_color (--held-out)"),
+])
+def test_the_single_frame_benches_refuse_a_held_out_design(
+        bench: str, design: str, named: str) -> None:
+    """These two read the old held-out group by default before the split; now a
+    held-out design comes only through their ``--held-out`` flag.  A ``turned6:``
+    deck is a built-in style with its 6 redrawn, so it is the style's group."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / bench), "--designs", f"tango,{design}",
+         "--frames", "1"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2
+    assert named in run.stderr
+    assert run.stdout == ""  # stopped before reading anything
