@@ -245,10 +245,13 @@ _RETRY_LEVELS = (0.35, 0.55)
 JOIN_STACKED = True
 #: Try, when nothing else found an index, a tall rank joined to its sign by
 #: blur (``_split_stacked``) and a rank too faint for the corner's levels
-#: (``_split_faint``).  Off: on the kept-out typeface stress decks they
-#: halved the unsure cards but named two cards wrong that were not named
-#: wrong before (docs/vision.md, twelfth pass), so they are not shipped.
-LAST_TRIES = False
+#: (``_split_faint``).  Trusted like any index they named two stress-deck
+#: cards wrong (docs/vision.md, twelfth pass); on since the thirteenth pass
+#: because a corner they find is marked (``IndexGlyphs.last_try``) and is
+#: only half a witness that never names a frame's card alone
+#: (``vision.recognizer.LAST_TRY_WEIGHT``), which passed the ship rule
+#: written before it was measured.
+LAST_TRIES = True
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 #: ``_boxes``'s ``edge`` for the last try: the body art cut away
