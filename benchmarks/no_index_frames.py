@@ -81,7 +81,7 @@ def reread(kept: list[dict[str, object]]) -> Counter[str]:
         patches = x["patches"]
         assert isinstance(patches, list)
         found = [index.read_corner(patches[k], k) for k in (0, 1)]
-        if not any(found):
+        if not any(g is not None and not g.last_try for g in found):  # as card_corners
             found += [index.read_corner(patches[k], k) for k in (2, 3)]
         r = rec.decide(iter(found))
         what = ("no index" if r.code == "no_index" else "right" if r.card == x["code"]
@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("reread")
     r.add_argument("kept", type=Path)
     r.add_argument("--last-tries", action="store_true",
-                   help="with vision.index.LAST_TRIES on (off as shipped)")
+                   help="with vision.index.LAST_TRIES on (on as shipped since the "
+                        "thirteenth pass; without this flag, off)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.what == "collect":

@@ -92,7 +92,8 @@ def blurred_glyphs(
     out: list[IndexGlyphs] = []
     for level in levels:
         small, q = degrade(image, quad, level)
-        found = {g.corner: g for g in card_corners(small, q) if g is not None}
+        found = {g.corner: g for g in card_corners(small, q)
+                 if g is not None and not g.last_try}
         for first, clean in zip(read, printed, strict=True):
             g: IndexGlyphs | None = found.get(first.corner)
             if g is None:

@@ -48,7 +48,8 @@ def face_glyphs(
     if det is None:
         return [], []
     generic = Recognizer()
-    read = [g for g in card_corners(image, det.quad) if g is not None]
+    # (no template from a last try's guessed split: weak evidence, not the deck's print)
+    read = [g for g in card_corners(image, det.quad) if g is not None and not g.last_try]
     printed = [generic.as_printed(g) for g in read]
     return printed, blurred_glyphs(image, det.quad, read, printed, levels)
 

@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "the card's edges are unclear": "no_card",
     "an index corner only partly in view": "partial",
     "not sure enough from one frame": "low_confidence",
+    "index hard to split (faint or joined marks)": "low_confidence",
     "only weak frames": "low_confidence",
     # the in-shoe camera's pairing (vision.passes)
     "no camera pass for this card-out": "no_pass",

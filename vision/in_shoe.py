@@ -203,7 +203,8 @@ class InShoeReader:
                 continue
             patch, inside = cut
             g = read_corner(patch, corner)
-            found = found or g is not None
+            # (a last try's corner is no index found: the right one is read too)
+            found = found or (g is not None and not g.last_try)
             if g is not None and inside is not None and _runs_outside(g, inside):
                 partial = True
                 continue

@@ -78,6 +78,10 @@ class IndexGlyphs:
     #: where the in-shoe camera's window is in ``patch`` (1 inside; None: all
     #: of it): a reading the other way up must not take a mark cut by it
     inside: npt.NDArray[np.uint8] | None = field(default=None, compare=False, repr=False)
+    #: found only by a last try (``LAST_TRIES``): a split guessed from a blob
+    #: no ordinary try could part, so weaker evidence than a read index
+    #: (``Recognizer.decide`` never names a card from it alone)
+    last_try: bool = field(default=False, compare=False)
 
     @cached_property
     def rank(self) -> FloatArray:
@@ -191,7 +195,8 @@ def card_corners(
         if corner == 2 and found:
             return
         g = read_corner(corner_patch(frame, quad, corner), corner)
-        found = found or g is not None
+        # (a last try's corner is no index found: the other pair is read as before)
+        found = found or (g is not None and not g.last_try)
         yield g
 
 
@@ -240,10 +245,13 @@ _RETRY_LEVELS = (0.35, 0.55)
 JOIN_STACKED = True
 #: Try, when nothing else found an index, a tall rank joined to its sign by
 #: blur (``_split_stacked``) and a rank too faint for the corner's levels
-#: (``_split_faint``).  Off: on the kept-out typeface stress decks they
-#: halved the unsure cards but named two cards wrong that were not named
-#: wrong before (docs/vision.md, twelfth pass), so they are not shipped.
-LAST_TRIES = False
+#: (``_split_faint``).  Trusted like any index they named two stress-deck
+#: cards wrong (docs/vision.md, twelfth pass); on since the thirteenth pass
+#: because a corner they find is marked (``IndexGlyphs.last_try``) and is
+#: only half a witness that never names a frame's card alone
+#: (``vision.recognizer.LAST_TRY_WEIGHT``), which passed the ship rule
+#: written before it was measured.
+LAST_TRIES = True
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 #: ``_boxes``'s ``edge`` for the last try: the body art cut away
@@ -609,6 +617,7 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
     paper, dark, first = levels_found
     contrast = paper - dark
     found = None
+    by_last_try = False
     levels = (first, *(dark + f * contrast for f in _RETRY_LEVELS))
     # the whole mask; then with the card's edge left out; then with the
     # card's printed border left out; then with a printed outline and a court
@@ -653,6 +662,7 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
             minch, dark, contrast, whole[0])
         if last is not None:
             labels, boxes, found = last
+            by_last_try = True
     if found is None:
         return None
     rank_labels, suit = found
@@ -707,6 +717,7 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
         box=(ux0, uy0, ux1, uy1),
         patch=patch,
         turned=turned,
+        last_try=by_last_try,
     )
 
 

@@ -61,6 +61,15 @@ SURE_PROB = 0.9
 #: ranks that, turned half a turn, are another rank: a sure one does not end
 #: the reading early (see ``Recognizer.decide``)
 TURNS_INTO_ANOTHER = "69"
+#: the share of its evidence a corner found only by a last try
+#: (``IndexGlyphs.last_try``) adds to a frame's: such a split is a guess that
+#: named two stress-deck cards wrong once trusted like any index (docs/vision.md,
+#: twelfth pass), so it is half a witness.  Fixed at 0.5 before any
+#: measurement, not tuned (docs/vision.md, thirteenth pass).
+LAST_TRY_WEIGHT = 0.5
+#: the reason of a frame whose only readable corners came from a last try: it
+#: names no card by itself, however sure its glyphs look; fused frames may
+LAST_TRY_ONLY = "index hard to split (faint or joined marks): not sure enough from one frame"
 
 
 @dataclass(frozen=True)
@@ -435,8 +444,11 @@ class Recognizer:
                 yield g
 
         reading = self.decide(corners())
-        if self.body and reading.evidence is not None:
-            boxes = [index_box_in_card(g.box, k) for k, g in seen if g.box is not None]
+        # (the body only beside an ordinary corner, as without the last tries:
+        # a frame of last-try corners alone stays the weak witness it is)
+        ordinary = [(k, g) for k, g in seen if not g.last_try]
+        if self.body and reading.evidence is not None and ordinary:
+            boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
             reading = with_body(reading, read_body(src, quad, boxes, self.model, self._ink_fits))
         if reading.card is None:
             return reading
@@ -487,10 +499,16 @@ class Recognizer:
         (for fusing frames) and, when unsure, the likeliest cards."""
         votes: list[_CornerVote] = []
         read: list[IndexGlyphs] = []
+        weak: list[_CornerVote] = []  # corners found only by a last try
         for g in corners:
             if g is None:
                 continue
             used, vote = self._corner(g)
+            if g.last_try:
+                # evidence only: no vote, no acceptance, no veto, no early stop,
+                # so the frame's own answer is what it was without the last tries
+                weak.append(vote)
+                continue
             votes.append(vote)
             read.append(used)
             if vote.sure and vote.card[0] not in TURNS_INTO_ANOTHER:
@@ -499,8 +517,12 @@ class Recognizer:
                 # upright (``IndexGlyphs.turned_in_place``) it may be the other rank
                 # seen upside down, and only the other corner can say so.
                 break
+        weak_evidence = _weak_evidence(weak)
         if not votes:
-            return Reading(None, 0.0, "no index visible", corners=0)
+            if weak_evidence is None:
+                return Reading(None, 0.0, "no index visible", corners=0)
+            return Reading(None, 0.0, LAST_TRY_ONLY, corners=len(weak),
+                           guesses=top_guesses(weak_evidence), evidence=weak_evidence)
         if len(votes) == 2:
             votes = self._reconcile(votes, read)
         good = [v for v in votes if not v.problem]
@@ -510,7 +532,9 @@ class Recognizer:
         if evidence is not None:
             for card in accepted:
                 evidence[CARD_CODES.index(card)] += ACCEPT_BONUS
-        n = len(votes)
+        if weak_evidence is not None:
+            evidence = weak_evidence if evidence is None else evidence + weak_evidence
+        n = len(votes) + len(weak)
 
         def unsure(reason: str, guess: str | None) -> Reading:
             return Reading(None, 0.0, reason, guess=guess, corners=n,
@@ -532,6 +556,16 @@ class Recognizer:
         if len(good) == 2:
             conf = min(1.0, conf + 0.1)
         return Reading(card, round(conf, 3), corners=n, evidence=evidence, accepted=accepted)
+
+
+def _weak_evidence(weak: list[_CornerVote]) -> npt.NDArray[np.float64] | None:
+    """The summed evidence of corners found only by a last try, at
+    ``LAST_TRY_WEIGHT`` (None when none gave any)."""
+    parts = [v.evidence for v in weak if v.evidence is not None]
+    if not parts:
+        return None
+    out: npt.NDArray[np.float64] = LAST_TRY_WEIGHT * np.sum(parts, axis=0)
+    return out
 
 
 #: the reason of a frame whose index named a card its body rules out
