@@ -73,6 +73,7 @@ from vision_split import (  # noqa: E402
     HELD_OUT,
     KDE_HELD_OUT,
     NPM_HELD_OUT,
+    TYPEFACE2_HELD_OUT,
     TYPEFACE_HELD_OUT,
     describe,
     refuse_held_out,
@@ -315,6 +316,13 @@ def main() -> None:
         help="the typeface held-out font decks (vision_split.TYPEFACE_HELD_OUT, made "
         "2026-12-03; read ONCE, at the end); stops with the apt-get line if a font is missing",
     )
+    which.add_argument(
+        "--typefaces2",
+        action="store_true",
+        help="the second typeface held-out group (vision_split.TYPEFACE2_HELD_OUT, made "
+        "2026-12-03 after the thirteenth pass; read ONCE, at the end); stops with the "
+        "apt-get line if a font is missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
@@ -353,6 +361,7 @@ def main() -> None:
         FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde
         else NPM_HELD_OUT if args.npm else BITMAP_HELD_OUT if args.bitmap
         else TYPEFACE_HELD_OUT if args.typefaces
+        else TYPEFACE2_HELD_OUT if args.typefaces2
         else HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )

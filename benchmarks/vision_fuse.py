@@ -57,6 +57,7 @@ from vision_split import (  # noqa: E402
     FRESH_HELD_OUT,
     KDE_HELD_OUT,
     NPM_HELD_OUT,
+    TYPEFACE2_HELD_OUT,
     TYPEFACE_HELD_OUT,
     describe,
     open_design,
@@ -186,6 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the typeface held-out font decks (vision_split.TYPEFACE_HELD_OUT, made "
         "2026-12-03; read ONCE, at the end); stops with the apt-get line if a font is missing",
     )
+    which.add_argument(
+        "--typefaces2",
+        action="store_true",
+        help="the second typeface held-out group (vision_split.TYPEFACE2_HELD_OUT, made "
+        "2026-12-03 after the thirteenth pass; read ONCE, at the end); stops with the "
+        "apt-get line if a font is missing",
+    )
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
@@ -210,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the same frames with and without the body as a witness "
                     "(modes ending in '-index' read the index corners only)")
     args = ap.parse_args(argv)
-    if not (args.fresh or args.kde or args.npm or args.bitmap or args.typefaces):
+    if not (args.fresh or args.kde or args.npm or args.bitmap or args.typefaces
+            or args.typefaces2):
         refuse_held_out(tuple(args.designs.split(",")))
     if args.fresh:
         args.designs = ",".join(FRESH_HELD_OUT)
@@ -222,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         args.designs = ",".join(BITMAP_HELD_OUT)
     if args.typefaces:
         args.designs = ",".join(TYPEFACE_HELD_OUT)
+    if args.typefaces2:
+        args.designs = ",".join(TYPEFACE2_HELD_OUT)
     designs = tuple(args.designs.split(","))
     require_fonts(designs)
     require_kde(designs)

@@ -27,6 +27,9 @@ and a Debian package (``hardware_sim.cards.bitmapdeck``, ``pypi:<design>``,
 
 :data:`TYPEFACE_HELD_OUT` is a sixth: font decks, like the fresh group, in
 typefaces from eight more Debian font packages (``fresh_missing`` covers it).
+
+:data:`TYPEFACE2_HELD_OUT` is a seventh, made like the sixth when it had been
+read, to measure the thirteenth pass's model and last tries.
 """
 
 from __future__ import annotations
@@ -235,6 +238,37 @@ TYPEFACE_HELD_OUT = (
     "font:JetBrains Mono/bold",     # fonts-jetbrains-mono
 )
 
+#: Second typeface held-out group (the seventh), made on 2026-12-03 after the
+#: thirteenth pass had shipped (its rank classifier, trained on the
+#: ``MORE_FONT_FAMILIES`` too, and the last tries), because no unread group was
+#: left to measure them: font decks like TYPEFACE_HELD_OUT, in faces from eight
+#: Debian packages installed that day, after everything was chosen; none is
+#: trained on, none is a clone of a trained face (OSP-DIN is DIN 1451, not
+#: Roboto or Cantarell), and none was drawn or looked at before its read (the
+#: dry run, which lists each deck's font file, showed Courier Prime and National
+#: Park resolving to a bold italic and an outline file, their packages' style
+#: names being wrong: both were replaced before anything was drawn).
+#: Chosen, before any image, for index shapes common on printed decks: a
+#: neo-grotesque sans (Inter bold), a Charter-like book serif (Charis SIL bold),
+#: a monospace with a slab "1" (Fira Code bold), a classical roman (Quattrocento),
+#: a humanist grotesque (Clear Sans bold), a wide, open signage sans made for
+#: low vision (Tiresias Signfont bold), a Didone
+#: with ball terminals (GFS Didot bold) and the condensed engineering sans of
+#: road signs and jumbo-index decks (OSP-DIN).  Like the other font groups it
+#: is easier than new card art (the classic face's pips, courts and suit signs).
+#: READ ONCE, at the end (``--typefaces2`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.  Its cards are all standard.
+TYPEFACE2_HELD_OUT = (
+    "font:Inter/bold",              # fonts-inter
+    "font:Charis SIL/bold",         # fonts-sil-charis
+    "font:Fira Code/bold",          # fonts-firacode
+    "font:Quattrocento",            # fonts-quattrocento
+    "font:Clear Sans/bold",         # fonts-clear-sans
+    "font:Tiresias Signfont/bold",  # fonts-tiresias
+    "font:GFS Didot/bold",          # fonts-gfs-didot
+    "font:OSP-DIN",                 # fonts-opendin
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -384,6 +418,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--npm": NPM_HELD_OUT,
     "--bitmap": BITMAP_HELD_OUT,
     "--typefaces": TYPEFACE_HELD_OUT,
+    "--typefaces2": TYPEFACE2_HELD_OUT,
 }
 
 

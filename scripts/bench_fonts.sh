@@ -20,7 +20,8 @@
 # (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
 # it stops if one is missing) and the kept-out typeface stress decks
 # (benchmarks/vision_split.py FONT_STRESS), and the sixth held-out group's
-# typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`).
+# typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`) and the
+# seventh's (TYPEFACE2_HELD_OUT, `--typefaces2`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ missing=()
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 # family (as fc-list names it) and its package: training faces, FONT_STRESS, then
-# the sixth held-out group (TYPEFACE_HELD_OUT, read by `--typefaces`)
+# the sixth and seventh held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -44,7 +45,11 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "CMU Serif:fonts-cmu" "Old Standard TT:fonts-oldstandard" \
         "Junicode Two Beta:fonts-junicode" "League Spartan:fonts-league-spartan" \
         "Manrope:fonts-manrope" "Andika:fonts-sil-andika" "B612:fonts-b612" \
-        "JetBrains Mono:fonts-jetbrains-mono"; do
+        "JetBrains Mono:fonts-jetbrains-mono" \
+        "Inter:fonts-inter" "Charis SIL:fonts-sil-charis" "Fira Code:fonts-firacode" \
+        "Quattrocento:fonts-quattrocento" "Clear Sans:fonts-clear-sans" \
+        "Tiresias Signfont:fonts-tiresias" "GFS Didot:fonts-gfs-didot" \
+        "OSP-DIN:fonts-opendin"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

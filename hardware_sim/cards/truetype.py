@@ -77,6 +77,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Andika": "fonts-sil-andika",
     "B612": "fonts-b612",
     "JetBrains Mono": "fonts-jetbrains-mono",
+    # the seventh held-out group: typefaces (benchmarks/vision_split.py TYPEFACE2_HELD_OUT)
+    "Inter": "fonts-inter",
+    "Charis SIL": "fonts-sil-charis",
+    "Fira Code": "fonts-firacode",
+    "Quattrocento": "fonts-quattrocento",
+    "Clear Sans": "fonts-clear-sans",
+    "Tiresias Signfont": "fonts-tiresias",
+    "GFS Didot": "fonts-gfs-didot",
+    "OSP-DIN": "fonts-opendin",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

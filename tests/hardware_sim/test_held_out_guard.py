@@ -34,6 +34,8 @@ def _split() -> ModuleType:
     ("builtin:four_color", "--held-out"),
     ("font:P052", "--fresh"),
     ("font:Manrope/bold", "--typefaces"),
+    ("font:OSP-DIN", "--typefaces2"),
+    ("font:Charis SIL/bold", "--typefaces2"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),

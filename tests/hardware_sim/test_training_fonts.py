@@ -51,6 +51,14 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
     # the sixth group: no clone of a trained face (Hack is DejaVu Sans Mono's)
     assert not [n for n in split.TYPEFACE_HELD_OUT
                 if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
+    # the seventh group: neither trained nor a clone of a trained face, and no face
+    # of an earlier group (so its read is a first look at each face)
+    assert not trained & {_family(n) for n in split.TYPEFACE2_HELD_OUT}
+    assert not [n for n in split.TYPEFACE2_HELD_OUT
+                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
+    earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
+                                    *split.TYPEFACE_HELD_OUT)}
+    assert not earlier & {_family(n) for n in split.TYPEFACE2_HELD_OUT}
     assert not {FONT_PACKAGES.get(f) for f in fonts.MORE_FONT_FAMILIES} & set(FORBIDDEN_PACKAGES)
 
 
@@ -60,7 +68,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
     script = (ROOT / "scripts" / "bench_fonts.sh").read_text()
     families = (*fonts.MORE_FONT_FAMILIES, *(n.removeprefix("font:").split("/")[0]
                                              for n in (*split.FONT_STRESS,
-                                                       *split.TYPEFACE_HELD_OUT)))
+                                                       *split.TYPEFACE_HELD_OUT,
+                                                       *split.TYPEFACE2_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
