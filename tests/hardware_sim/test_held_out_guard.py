@@ -90,3 +90,17 @@ def test_the_single_frame_benches_refuse_a_held_out_design(
     assert run.returncode == 2
     assert named in run.stderr
     assert run.stdout == ""  # stopped before reading anything
+
+
+def test_every_later_group_is_a_flag_of_both_camera_benches() -> None:
+    """Both benches take their group flags from one table; each names the group
+    the guard knows (KDE's non-standard faces are read only by ``--negatives``)."""
+    split = _split()
+    assert set(split.GROUP_FLAGS) == set(split.HELD_OUT_GROUPS) - {"--held-out"}
+    for flag, (designs, _) in split.GROUP_FLAGS.items():
+        assert set(designs) <= set(split.HELD_OUT_GROUPS[flag]), flag
+    for bench in ("in_shoe_bench.py", "vision_fuse.py"):
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / bench), "--npm", "--typefaces2"],
+            capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert run.returncode == 2 and "not allowed with argument" in run.stderr, bench
