@@ -29,7 +29,8 @@ and a Debian package (``hardware_sim.cards.bitmapdeck``, ``pypi:<design>``,
 typefaces from eight more Debian font packages (``fresh_missing`` covers it).
 
 :data:`TYPEFACE2_HELD_OUT` is a seventh, made like the sixth when it had been
-read, to measure the thirteenth pass's model and last tries.
+read, to measure the thirteenth pass's model and last tries; and
+:data:`TYPEFACE3_HELD_OUT` an eighth, made when the seventh had been read.
 """
 
 from __future__ import annotations
@@ -270,6 +271,34 @@ TYPEFACE2_HELD_OUT = (
     "font:OSP-DIN",                 # fonts-opendin
 )
 
+#: Third typeface held-out group (the eighth), made on 2026-12-03 in the
+#: fourteenth pass, when the seventh had been read and no unread group was
+#: left: font decks like TYPEFACE2_HELD_OUT, in faces from eight Debian
+#: packages installed that day and never installed before; none is trained on,
+#: none is a clone of a trained face, none is a face of an earlier group, and
+#: none was drawn or looked at before its read (the dry run showed Sora's files
+#: giving fontconfig weights 0 to 36, so no bold: it was replaced by Junction
+#: before anything was drawn).  Chosen, before any image, for index shapes
+#: common on printed decks and for the seventh read's weak spot: a humanist UI
+#: sans (Oxygen Sans bold), a light-stroked humanist sans (Junction), the
+#: condensed highway gothic of road signs (Roadgeek 2014 Series C, the DIN-like
+#: case), an old-style book serif (Cardo bold), a contemporary text serif (Yrsa
+#: bold), a casual hand-drawn sans as on children's decks (Comic Neue bold), a
+#: plain grotesque (Tuffy bold) and a transitional Baskerville (Baskervald ADF
+#: Std bold).  READ ONCE, at the end (``--typefaces3`` of in_shoe_bench.py and
+#: vision_fuse.py); never tune, train or choose anything on it.  Its cards are
+#: all standard.
+TYPEFACE3_HELD_OUT = (
+    "font:Oxygen-Sans/bold",               # fonts-oxygen
+    "font:Junction",                       # fonts-junction
+    "font:Roadgeek 2014 Series C",         # fonts-roadgeek
+    "font:Cardo/bold",                     # fonts-cardo
+    "font:Yrsa/bold",                      # fonts-yrsa-rasa
+    "font:Comic Neue/bold",                # fonts-comic-neue
+    "font:Tuffy/bold",                     # fonts-tuffy
+    "font:Baskervald ADF Std/bold",        # fonts-adf-baskervald
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -420,6 +449,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--bitmap": BITMAP_HELD_OUT,
     "--typefaces": TYPEFACE_HELD_OUT,
     "--typefaces2": TYPEFACE2_HELD_OUT,
+    "--typefaces3": TYPEFACE3_HELD_OUT,
 }
 
 
@@ -438,6 +468,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                     "made 2026-12-03); stops with the apt-get line if a font is missing"),
     "--typefaces2": (TYPEFACE2_HELD_OUT, "the second typeface held-out group "
                      "(TYPEFACE2_HELD_OUT, made 2026-12-03 after the thirteenth pass); stops "
+                     "with the apt-get line if a font is missing"),
+    "--typefaces3": (TYPEFACE3_HELD_OUT, "the third typeface held-out group "
+                     "(TYPEFACE3_HELD_OUT, made 2026-12-03 in the fourteenth pass); stops "
                      "with the apt-get line if a font is missing"),
 }
 

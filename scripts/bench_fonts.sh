@@ -21,7 +21,8 @@
 # it stops if one is missing) and the kept-out typeface stress decks
 # (benchmarks/vision_split.py FONT_STRESS), and the sixth held-out group's
 # typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`) and the
-# seventh's (TYPEFACE2_HELD_OUT, `--typefaces2`).
+# seventh's (TYPEFACE2_HELD_OUT, `--typefaces2`) and the eighth's
+# (TYPEFACE3_HELD_OUT, `--typefaces3`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,8 @@ missing=()
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 # family (as fc-list names it) and its package: training faces, FONT_STRESS, then
-# the sixth and seventh held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT)
+# the sixth, seventh and eighth held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT,
+# TYPEFACE3_HELD_OUT)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -49,7 +51,10 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Inter:fonts-inter" "Charis SIL:fonts-sil-charis" "Fira Code:fonts-firacode" \
         "Quattrocento:fonts-quattrocento" "Clear Sans:fonts-clear-sans" \
         "Tiresias Signfont:fonts-tiresias" "GFS Didot:fonts-gfs-didot" \
-        "OSP-DIN:fonts-opendin"; do
+        "OSP-DIN:fonts-opendin" \
+        "Oxygen-Sans:fonts-oxygen" "Junction:fonts-junction" "Roadgeek 2014 Series C:fonts-roadgeek" \
+        "Cardo:fonts-cardo" "Yrsa:fonts-yrsa-rasa" "Comic Neue:fonts-comic-neue" \
+        "Tuffy:fonts-tuffy" "Baskervald ADF Std:fonts-adf-baskervald"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

@@ -86,6 +86,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Tiresias Signfont": "fonts-tiresias",
     "GFS Didot": "fonts-gfs-didot",
     "OSP-DIN": "fonts-opendin",
+    # the eighth held-out group: typefaces (benchmarks/vision_split.py TYPEFACE3_HELD_OUT)
+    "Oxygen-Sans": "fonts-oxygen",
+    "Junction": "fonts-junction",
+    "Roadgeek 2014 Series C": "fonts-roadgeek",
+    "Cardo": "fonts-cardo",
+    "Yrsa": "fonts-yrsa-rasa",
+    "Comic Neue": "fonts-comic-neue",
+    "Tuffy": "fonts-tuffy",
+    "Baskervald ADF Std": "fonts-adf-baskervald",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

@@ -36,6 +36,8 @@ def _split() -> ModuleType:
     ("font:Manrope/bold", "--typefaces"),
     ("font:OSP-DIN", "--typefaces2"),
     ("font:Charis SIL/bold", "--typefaces2"),
+    ("font:Junction", "--typefaces3"),
+    ("font:Roadgeek 2014 Series C", "--typefaces3"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),

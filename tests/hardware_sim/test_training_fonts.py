@@ -59,6 +59,12 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
     assert not earlier & {_family(n) for n in split.TYPEFACE2_HELD_OUT}
+    # the eighth group likewise, and no face of the seventh either
+    assert not trained & {_family(n) for n in split.TYPEFACE3_HELD_OUT}
+    assert not [n for n in split.TYPEFACE3_HELD_OUT
+                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
+    earlier |= {_family(n) for n in split.TYPEFACE2_HELD_OUT}
+    assert not earlier & {_family(n) for n in split.TYPEFACE3_HELD_OUT}
     assert not {FONT_PACKAGES.get(f) for f in fonts.MORE_FONT_FAMILIES} & set(FORBIDDEN_PACKAGES)
 
 
@@ -69,7 +75,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
     families = (*fonts.MORE_FONT_FAMILIES, *(n.removeprefix("font:").split("/")[0]
                                              for n in (*split.FONT_STRESS,
                                                        *split.TYPEFACE_HELD_OUT,
-                                                       *split.TYPEFACE2_HELD_OUT)))
+                                                       *split.TYPEFACE2_HELD_OUT,
+                                                       *split.TYPEFACE3_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
