@@ -106,3 +106,15 @@ def test_every_later_group_is_a_flag_of_both_camera_benches() -> None:
             [sys.executable, str(ROOT / "benchmarks" / bench), "--npm", "--typefaces2"],
             capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert run.returncode == 2 and "not allowed with argument" in run.stderr, bench
+
+
+def test_the_profile_evidence_replay_refuses_a_held_out_design() -> None:
+    """``profile_evidence.py`` reads kept-out and training decks only: a group's
+    design on its ``--designs`` stops it before any deck is drawn."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "profile_evidence.py"), "--designs",
+         "tango,font:Cardo/bold"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2
+    assert "font:Cardo/bold (--typefaces3)" in run.stderr
+    assert run.stdout == ""
