@@ -15,7 +15,11 @@ scored by, in this order: fewest wrong reads plus answered negatives (both
 modes), then most correct reads.  Ties keep the shipped value.  It prints the
 chosen setting; nothing is written, the values are copied into the source by
 hand (``vision/index.py``, ``vision/recognizer.py``) and into the model file's
-metadata (``--write-model``).
+metadata (``--write-model``).  Since the tenth pass it picks reader settings
+other than the shipped ones (kernel 41, retries ``(0.35,)``, ink margin 0.8);
+the fourteenth pass tried them on fused frames and they named a wrong card on
+kept-out decks (docs/vision.md), so they stay unshipped: a choice on single
+tuning frames is a candidate, not a decision.
 
 Caveat: the glyph classifier was trained on these same designs (different
 frames), so it is more confident here than on an unseen deck; the
