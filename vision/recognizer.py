@@ -188,18 +188,28 @@ class Recognizer:
         return out
 
     def _vote(self, g: IndexGlyphs) -> _CornerVote:
+        return self._voted(g)[0]
+
+    def _voted(self, g: IndexGlyphs) -> tuple[_CornerVote, _CornerVote | None]:
+        """``_vote(g)``, and the classifier's own vote when it was taken on the
+        way (None when not), so ``_corner`` need not classify the same glyphs
+        twice: a corner that fails is asked the classifier's opinion again,
+        and on a deck profile that repeat was a tenth of a slow frame's time.
+        ``_classify`` depends on the glyphs and the profile only, so the vote
+        given back is the one a second call would make."""
         if self.profile is None:
-            return self._classify(g)
+            clf = self._classify(g)
+            return clf, clf
         tmpl = self._match(g)
         if tmpl.problem and FOREIGN in tmpl.card:
-            return tmpl  # what ``_combine`` answers whatever the classifier says
+            return tmpl, None  # what ``_combine`` answers whatever the classifier says
         clf = self._classify(g)
         vote = self._combine(_blur_checked(tmpl, clf), clf)
         if not vote.problem and vote.card[0] in "69" and _loop_says(g) not in (None, vote.card[0]):
             # The deck's own templates named a 6 or 9 whose loop says the other:
             # a blurred glyph of a typeface whose 9 is its 6 turned.
-            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence)
-        return vote
+            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence), clf
+        return vote, clf
 
     def _combine(self, tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         """A corner under a deck profile: the deck's own templates and the generic
@@ -370,18 +380,21 @@ class Recognizer:
         whose usual reading already failed for a reason that an index printed
         the other way up gives (``OTHER_WAY_UP``), so every other corner is
         read exactly as before."""
-        vote = self._vote(g)
+        vote, clf = self._voted(g)
         if not vote.problem:
             return g, vote
-        clf = vote if self.profile is None else self._classify(g)
+        if clf is None:
+            clf = self._classify(g)
         if vote.problem not in OTHER_WAY_UP and clf.problem not in OTHER_WAY_UP:
             return g, vote
         other = read_other_way(g)
         if other is not None:
-            turned = self._vote(other)
+            turned, other_clf = self._voted(other)
             if not turned.problem:
                 return other, turned
-            if self.profile is not None and not self._classify(other).problem:
+            if other_clf is None:
+                other_clf = self._classify(other)
+            if self.profile is not None and not other_clf.problem:
                 # The deck's templates doubt the glyphs (blur) but the
                 # classifier reads them this way up: still unsure, but the
                 # corner's evidence is this way's, not the upside-down one's
