@@ -229,6 +229,10 @@ def _steps(
     outline and alpha too) was scaled up from a small bitmap has an edge that
     falls over a millimetre or so, not one sample, while a glare spot still
     falls over several millimetres."""
+    if span <= 1:
+        # (a sharp look: one subtraction along the axis, no axes moved)
+        step = si[:-1] - si[1:] if axis == 0 else si[:, :-1] - si[:, 1:]
+        return step, -step
     a = np.moveaxis(si, axis, 0).astype(np.int16, copy=False)  # (never written)
     fall = a[:-1] - a[1:]
     rise = -fall
@@ -248,18 +252,38 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
     to :data:`_SPAN` samples, crossing nearer the roof): a card printed from a
     small bitmap scaled up has a blurred outline and alpha, and a sharp card's
     pose stays exactly what the sharp search gives."""
-    pose = _find_pose(frame, geometry, soft=False)
+    seen = _look(frame, geometry)
+    pose = _find_pose(frame, geometry, soft=False, seen=seen)
     if isinstance(pose, NoPose) and pose.reason != EMPTY:
-        again = _find_pose(frame, geometry, soft=True)
+        again = _find_pose(frame, geometry, soft=True, seen=seen)
         if isinstance(again, Pose):
             return again
     return pose
 
 
-def _find_pose(
-    frame: npt.NDArray[np.uint8], geometry: InShoeGeometry, *, soft: bool
-) -> Pose | NoPose:
-    """:func:`find_pose` with sharp edges only, or (``soft``) blurred ones too."""
+@dataclass(frozen=True)
+class _Seen:
+    """What both looks at a frame (sharp edges, then soft ones) start from:
+    the window in frame px, its sampled max channel, and the paper's and the
+    roof's levels in it.  Taken once per frame: sampling the frame's
+    channels (a strided read of most of it) was a tenth of the pose's time,
+    twice over on a frame looked at again for soft edges."""
+
+    wx0: int
+    wx1: int
+    ox: int
+    oy: int
+    ppm: float
+    s: npt.NDArray[np.uint8]
+    si: npt.NDArray[np.int16]
+    lit: npt.NDArray[np.bool_]
+    share: float
+    paper: float
+    roof: float
+
+
+def _look(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry) -> _Seen | NoPose:
+    """The frame's :class:`_Seen`, or NoPose(EMPTY) when no card is in view."""
     wx0, wy0, wx1, wy1 = geometry.window_rect_px
     h, w = frame.shape[:2]
     if (w, h) != geometry.frame_px:
@@ -284,10 +308,25 @@ def _find_pose(
             if share < 1.0 else 0.0)
     if paper < 1.8 * max(roof, 8.0):
         return NoPose(EMPTY)
-    jump = _STEP_SHARE * (paper - roof)
     si = s.astype(np.int16)
-    span = _SPAN if soft else 1
     lit = si > 0.5 * (paper + roof)
+    return _Seen(wx0, wx1, ox, oy, ppm, s, si, lit, share, paper, roof)
+
+
+def _find_pose(
+    frame: npt.NDArray[np.uint8], geometry: InShoeGeometry, *, soft: bool,
+    seen: _Seen | NoPose | None = None,
+) -> Pose | NoPose:
+    """:func:`find_pose` with sharp edges only, or (``soft``) blurred ones too;
+    ``seen``: the frame's :func:`_look`, when already taken."""
+    if seen is None:
+        seen = _look(frame, geometry)
+    if isinstance(seen, NoPose):
+        return seen
+    wx0, wx1, ox, oy, ppm = seen.wx0, seen.wx1, seen.ox, seen.oy, seen.ppm
+    s, si, lit, share, paper, roof = seen.s, seen.si, seen.lit, seen.share, seen.paper, seen.roof
+    jump = _STEP_SHARE * (paper - roof)
+    span = _SPAN if soft else 1
     # where an edge crosses from card to roof; soft: nearer the roof than
     # ``lit``, so a card whose printed border was blurred (art scaled up from a
     # small bitmap, ``hardware_sim.cards.lowres``) is still as wide as a card
