@@ -317,7 +317,8 @@ def _paint_outside(
     h, w = inside.shape
     paper = np.empty_like(patch)
     cv2.rectangle(paper, (0, 0), (w, h), colour, -1)
-    return np.asarray(cv2.copyTo(paper, cv2.compare(inside, 0, cv2.CMP_EQ), patch), np.uint8)
+    outside = (inside == 0).view(np.uint8)
+    return np.asarray(cv2.copyTo(paper, outside, patch), np.uint8)
 
 
 def _runs_outside(g: IndexGlyphs, inside: npt.NDArray[np.uint8]) -> bool:
