@@ -12,7 +12,11 @@
 built-in deck under the "normal" and "hard" presets and every frame kind, plus a
 few gnome-cards-data designs when installed) and stores them, with a copy of each
 deck's calibrated profile, in a folder: later runs read exactly these pixels even
-if the simulator changes meanwhile.  ``record`` reads every frame with the
+if the simulator changes meanwhile.  It also renders seeded passes of the
+in-shoe camera (``SHOE_DESIGNS``, tuning designs only; every frame of each
+pass), read by ``vision.in_shoe.InShoeReader`` with the design's profile and
+without; their record keeps every field of a reading that fusion uses (the
+guesses, and the evidence bit for bit as a digest).  ``record`` reads every frame with the
 deck's profile (the table's mode) and with the generic classifier, and writes
 the readings (floats as ``repr``, so bit-exact) plus digests of the
 intermediate results (card outline, corner glyphs, feature vectors, corner
@@ -73,6 +77,13 @@ GNOME_BLOCKS = [
 ]
 
 
+#: in-shoe passes of the check set: (design, preset, passes), tuning designs
+#: only (``vision_split``: three validation, three training)
+SHOE_DESIGNS = ("builtin:duplex", "tango", "plastic", "builtin:classic", "builtin:modern",
+                "anglo")
+SHOE_BLOCKS = [(d, preset, 5) for d in SHOE_DESIGNS for preset in ("normal", "hard")]
+
+
 def _blocks() -> list[tuple[str, str, str, int]]:
     from hardware_sim.cards import gnome
 
@@ -122,6 +133,43 @@ def make(folder: Path) -> None:
     frames.flush()
     (folder / "meta.json").write_text(json.dumps({"frames": meta, "profiles": profiles}))
     print(f"{total} frames in {folder}")
+    _make_shoe(folder)
+
+
+def _make_shoe(folder: Path) -> None:
+    """The in-shoe passes of ``SHOE_BLOCKS`` and each design's profile file."""
+    from hardware_sim.camera.in_shoe import InShoeRenderer
+    from hardware_sim.camera.profile_cache import deck_profile, profile_path
+    from hardware_sim.cards import gnome
+
+    installed = set(gnome.list_designs()) if gnome.available() else set()
+    images: list[Image] = []
+    meta: list[dict[str, Any]] = []
+    profiles: dict[str, str] = {}
+    for seed, (design, preset, passes) in enumerate(SHOE_BLOCKS):
+        if not design.startswith("builtin") and design not in installed:
+            continue
+        deck = "builtin" if design == "builtin:classic" else design
+        if design not in profiles:
+            deck_profile(deck)  # calibrated and cached as the table's simulations do
+            name = design.replace(":", "_") + ".npz"
+            shutil.copyfile(profile_path(deck), folder / "profiles" / name)
+            profiles[design] = name
+        rng = np.random.default_rng((2000, seed))
+        renderer = InShoeRenderer(design, preset=preset, seed=2000 + seed)
+        for k in range(passes):
+            code = str(rng.choice(CARD_CODES_52))
+            for f in renderer.render_pass(renderer.plan(code, rng), rng):
+                images.append(f.image)
+                meta.append({"deck": design, "preset": preset, "pass": k, "code": code})
+        print(f"{design:22s} {preset:6s} in-shoe {passes} passes", flush=True)
+    np.save(folder / "shoe_frames.npy", np.stack(images))
+    (folder / "shoe_meta.json").write_text(json.dumps({"frames": meta, "profiles": profiles}))
+    print(f"{len(images)} in-shoe frames in {folder}")
+
+
+#: the cards the in-shoe passes are drawn from
+CARD_CODES_52 = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
 
 
 def _load(folder: Path) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
@@ -222,6 +270,8 @@ def record(folder: Path, out_path: Path, deep: bool, calibrate: bool, threads: i
                 row["deep_profile"] = _deep(frame, rec)
         rows.append(row)
     result: dict[str, Any] = {"frames": meta, "readings": rows}
+    if (folder / "shoe_meta.json").exists():
+        result["shoe"] = _record_shoe(folder)
     if calibrate:
         result["calibrations"] = _calibrations(folder, sorted(profiles))
     out_path.write_text(json.dumps(result))
@@ -229,14 +279,42 @@ def record(folder: Path, out_path: Path, deep: bool, calibrate: bool, threads: i
     print(f"{len(rows)} frames, {n} readings in {time.perf_counter() - t0:.0f} s -> {out_path}")
 
 
-def compare(a_path: Path, b_path: Path) -> int:
-    a, b = json.loads(a_path.read_text()), json.loads(b_path.read_text())
-    if a["frames"] != b["frames"]:
-        print("the two files describe different frame sets")
-        return 2
-    bad = 0
-    counts: dict[str, int] = {}
-    for i, (ra, rb) in enumerate(zip(a["readings"], b["readings"], strict=True)):
+def _full(r: Any) -> list[Any]:
+    """Every field of a reading fusion uses, floats bit for bit."""
+    ev = None if r.evidence is None else _sha(np.asarray(r.evidence, np.float64))
+    return [*_reading(r), [[c, repr(p)] for c, p in r.guesses], ev, list(r.accepted)]
+
+
+def _record_shoe(folder: Path) -> dict[str, Any]:
+    """The in-shoe frames read with each design's profile and without, both
+    raw (``frame_margin`` 0, as ``benchmarks/in_shoe_bench.py`` reads them)
+    and as a frame alone is named (the shipped margin)."""
+    from vision.in_shoe import InShoeReader
+    from vision.profile import load_profile
+
+    meta = json.loads((folder / "shoe_meta.json").read_text())
+    frames = np.load(folder / "shoe_frames.npy", mmap_mode="r")
+    readers = {d: InShoeReader(load_profile(folder / "profiles" / name), frame_margin=0.0)
+               for d, name in meta["profiles"].items()}
+    shipped = {d: InShoeReader(r.recognizer) for d, r in readers.items()}
+    generic = InShoeReader(frame_margin=0.0)
+    rows = []
+    for i, m in enumerate(meta["frames"]):
+        frame = np.array(frames[i])
+        rows.append({
+            "shoe_profile": _full(readers[m["deck"]].read(frame)),
+            "shoe_profile_alone": _full(shipped[m["deck"]].read(frame)),
+            "shoe_generic": _full(generic.read(frame)),
+        })
+    print(f"{len(rows)} in-shoe frames read")
+    return {"frames": meta["frames"], "readings": rows}
+
+
+def _compare_rows(
+    frames: list[Any], ra_rows: list[dict[str, Any]], rb_rows: list[dict[str, Any]],
+    counts: dict[str, int], bad: int,
+) -> int:
+    for i, (ra, rb) in enumerate(zip(ra_rows, rb_rows, strict=True)):
         for key in sorted(set(ra) | set(rb)):
             if key not in ra or key not in rb:
                 continue  # deep digests recorded only on one side
@@ -244,8 +322,24 @@ def compare(a_path: Path, b_path: Path) -> int:
             if ra[key] != rb[key]:
                 bad += 1
                 if bad <= 20:
-                    print(f"frame {i} {a['frames'][i]} {key}:")
+                    print(f"frame {i} {frames[i]} {key}:")
                     print(f"  before {ra[key]}\n  after  {rb[key]}")
+    return bad
+
+
+def compare(a_path: Path, b_path: Path) -> int:
+    a, b = json.loads(a_path.read_text()), json.loads(b_path.read_text())
+    if a["frames"] != b["frames"]:
+        print("the two files describe different frame sets")
+        return 2
+    counts: dict[str, int] = {}
+    bad = _compare_rows(a["frames"], a["readings"], b["readings"], counts, 0)
+    sa, sb = a.get("shoe"), b.get("shoe")
+    if sa is not None and sb is not None:
+        if sa["frames"] != sb["frames"]:
+            print("the two files describe different in-shoe frame sets")
+            return 2
+        bad = _compare_rows(sa["frames"], sa["readings"], sb["readings"], counts, bad)
     ca, cb = a.get("calibrations"), b.get("calibrations")
     if ca is not None and cb is not None:
         for deck in sorted(ca):
@@ -253,7 +347,8 @@ def compare(a_path: Path, b_path: Path) -> int:
             print(f"calibration of {deck}: {'same' if same else 'DIFFERENT'}")
             bad += not same
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    print(f"{len(a['frames'])} frames compared ({summary}): "
+    shoe = f" and {len(sa['frames'])} in-shoe" if sa is not None and sb is not None else ""
+    print(f"{len(a['frames'])}{shoe} frames compared ({summary}): "
           f"{'all equal' if not bad else f'{bad} differences'}")
     return 1 if bad else 0
 

@@ -27,7 +27,7 @@ line through many such steps.  A frame where sharp steps place no card is
 looked at once more for soft ones (a fall over up to three samples, about
 1.3 mm): art scaled up from a small bitmap blurs the card's printed outline
 and its alpha (docs/vision.md, "Eleventh pass: low-resolution bitmap art").
-Pure NumPy and OpenCV; about 0.2 ms.
+Pure NumPy and OpenCV; about 0.5 ms of CPU a frame (docs/vision.md, fourteenth pass).
 """
 
 from __future__ import annotations
@@ -98,9 +98,35 @@ UNCLEAR = "the card's edges are unclear"
 POSE_REASONS = (EMPTY, MIDDLE, UNCLEAR)
 
 
+def _mean(x: npt.NDArray[np.float64]) -> float:
+    """``float(x.mean())`` of a non-empty float64 array, bit for bit: the same
+    sum (``np.add.reduce``, which ``mean`` calls) divided by the count, without
+    ``mean``'s Python wrapper, a good part of this module's time on arrays of
+    a hundred numbers."""
+    return float(np.add.reduce(x, axis=None)) / x.size
+
+
+def _share(mask: npt.NDArray[np.bool_]) -> float:
+    """``float(mask.mean())`` of a non-empty boolean array: ``mean`` sums it
+    as float64, exactly the count of True."""
+    return np.count_nonzero(mask) / mask.size
+
+
+def _median(x: npt.NDArray[np.float64]) -> float:
+    """``float(np.median(x))`` of a non-empty float64 array without NaN: the
+    middle element, or the mean of the two middle ones (which ``np.median``
+    takes as their sum halved), picked from a sort instead of ``np.median``'s
+    slower partition and checks."""
+    srt = np.sort(x)
+    n = srt.size
+    if n % 2:
+        return float(srt[n // 2])
+    return (float(srt[n // 2 - 1]) + float(srt[n // 2])) / 2
+
+
 def _line(t: npt.NDArray[np.float64], v: npt.NDArray[np.float64]) -> tuple[float, float]:
     """Least-squares ``v = a t + b`` (plain sums: ``np.polyfit`` costs ten times more)."""
-    mt, mv = float(t.mean()), float(v.mean())
+    mt, mv = _mean(t), _mean(v)
     dt = t - mt
     den = float(dt @ dt)
     a = float(dt @ (v - mv)) / den if den > 0 else 0.0
@@ -115,7 +141,7 @@ def _fit(t: npt.NDArray[np.float64], v: npt.NDArray[np.float64]) -> tuple[float,
     a, b = _line(t, v)
     for _ in range(2):
         res = np.abs(v - (a * t + b))
-        keep = res <= max(_INLIER, float(np.median(res)) * 2.0)
+        keep = res <= max(_INLIER, _median(res) * 2.0)
         if int(np.count_nonzero(keep)) < _MIN_SAMPLES:
             return None
         a, b = _line(t[keep], v[keep])
@@ -164,7 +190,7 @@ def side_intercept(
     for i in np.argsort(-counts, kind="stable").tolist():
         if counts[i] <= best_n:
             break
-        d = float(order[lo[i] : hi[i]].mean())
+        d = _mean(order[lo[i] : hi[i]])
         if abs(centre_of(d) - centre_col) <= reach:
             best_d, best_n = d, int(counts[i])
             break
@@ -173,7 +199,7 @@ def side_intercept(
     n_left = int(np.count_nonzero(np.abs(from_left - best_d) <= _INLIER))
     n_right = int(np.count_nonzero(np.abs(from_right - best_d) <= _INLIER))
     keep = np.abs(both - best_d) <= _INLIER
-    return float(both[keep].mean()), n_left, n_right
+    return _mean(both[keep]), n_left, n_right
 
 
 def _card_centre_x(
@@ -203,7 +229,11 @@ def _steps(
     outline and alpha too) was scaled up from a small bitmap has an edge that
     falls over a millimetre or so, not one sample, while a glare spot still
     falls over several millimetres."""
-    a = np.moveaxis(si, axis, 0).astype(np.int16)
+    if span <= 1:
+        # (a sharp look: one subtraction along the axis, no axes moved)
+        step = si[:-1] - si[1:] if axis == 0 else si[:, :-1] - si[:, 1:]
+        return step, -step
+    a = np.moveaxis(si, axis, 0).astype(np.int16, copy=False)  # (never written)
     fall = a[:-1] - a[1:]
     rise = -fall
     for k in range(2, min(span, a.shape[0] - 1) + 1):
@@ -222,18 +252,38 @@ def find_pose(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry = IN_SHOE) 
     to :data:`_SPAN` samples, crossing nearer the roof): a card printed from a
     small bitmap scaled up has a blurred outline and alpha, and a sharp card's
     pose stays exactly what the sharp search gives."""
-    pose = _find_pose(frame, geometry, soft=False)
+    seen = _look(frame, geometry)
+    pose = _find_pose(frame, geometry, soft=False, seen=seen)
     if isinstance(pose, NoPose) and pose.reason != EMPTY:
-        again = _find_pose(frame, geometry, soft=True)
+        again = _find_pose(frame, geometry, soft=True, seen=seen)
         if isinstance(again, Pose):
             return again
     return pose
 
 
-def _find_pose(
-    frame: npt.NDArray[np.uint8], geometry: InShoeGeometry, *, soft: bool
-) -> Pose | NoPose:
-    """:func:`find_pose` with sharp edges only, or (``soft``) blurred ones too."""
+@dataclass(frozen=True)
+class _Seen:
+    """What both looks at a frame (sharp edges, then soft ones) start from:
+    the window in frame px, its sampled max channel, and the paper's and the
+    roof's levels in it.  Taken once per frame: sampling the frame's
+    channels (a strided read of most of it) was a tenth of the pose's time,
+    twice over on a frame looked at again for soft edges."""
+
+    wx0: int
+    wx1: int
+    ox: int
+    oy: int
+    ppm: float
+    s: npt.NDArray[np.uint8]
+    si: npt.NDArray[np.int16]
+    lit: npt.NDArray[np.bool_]
+    share: float
+    paper: float
+    roof: float
+
+
+def _look(frame: npt.NDArray[np.uint8], geometry: InShoeGeometry) -> _Seen | NoPose:
+    """The frame's :class:`_Seen`, or NoPose(EMPTY) when no card is in view."""
     wx0, wy0, wx1, wy1 = geometry.window_rect_px
     h, w = frame.shape[:2]
     if (w, h) != geometry.frame_px:
@@ -248,18 +298,35 @@ def _find_pose(
     s = np.asarray(cv2.max(cv2.max(view[..., 0], view[..., 1]), view[..., 2]), np.uint8)
     thr, _ = cv2.threshold(s, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = s > thr
-    share = float(bright.mean())
+    share = _share(bright)
     if share < 0.08:
         return NoPose(EMPTY)
-    paper = float(s[bright].mean())
-    roof = float(s[~bright].mean()) if share < 1.0 else 0.0
+    # (uint8 sums are whole numbers, exact in any order: what ``mean`` gives)
+    n_bright = np.count_nonzero(bright)
+    paper = int(np.add.reduce(s[bright], dtype=np.int64)) / n_bright
+    roof = (int(np.add.reduce(s[~bright], dtype=np.int64)) / (bright.size - n_bright)
+            if share < 1.0 else 0.0)
     if paper < 1.8 * max(roof, 8.0):
         return NoPose(EMPTY)
-    jump = _STEP_SHARE * (paper - roof)
     si = s.astype(np.int16)
-    span = _SPAN if soft else 1
-    down, up = _steps(si, 0, span)  # drop and rise going down the frame (+y)
     lit = si > 0.5 * (paper + roof)
+    return _Seen(wx0, wx1, ox, oy, ppm, s, si, lit, share, paper, roof)
+
+
+def _find_pose(
+    frame: npt.NDArray[np.uint8], geometry: InShoeGeometry, *, soft: bool,
+    seen: _Seen | NoPose | None = None,
+) -> Pose | NoPose:
+    """:func:`find_pose` with sharp edges only, or (``soft``) blurred ones too;
+    ``seen``: the frame's :func:`_look`, when already taken."""
+    if seen is None:
+        seen = _look(frame, geometry)
+    if isinstance(seen, NoPose):
+        return seen
+    wx0, wx1, ox, oy, ppm = seen.wx0, seen.wx1, seen.ox, seen.oy, seen.ppm
+    s, si, lit, share, paper, roof = seen.s, seen.si, seen.lit, seen.share, seen.paper, seen.roof
+    jump = _STEP_SHARE * (paper - roof)
+    span = _SPAN if soft else 1
     # where an edge crosses from card to roof; soft: nearer the roof than
     # ``lit``, so a card whose printed border was blurred (art scaled up from a
     # small bitmap, ``hardware_sim.cards.lowres``) is still as wide as a card
@@ -269,8 +336,12 @@ def _find_pose(
     card_l = geometry.card_length_mm * ppm / STEP
     # The middle of the window across is always over the card when one is there.
     mid = np.arange(round(cols * 0.2), round(cols * 0.8))
-    lead_edge = (down[:, mid] >= jump) & rim[:-1, mid] & ~rim[1:, mid]
-    trail_edge = (up[:, mid] >= jump) & ~rim[:-1, mid] & rim[1:, mid]
+    across = slice(round(cols * 0.2), round(cols * 0.8))  # ``mid`` as a slice: views
+    # drop and rise going down the frame (+y), in those columns only (each
+    # column's steps are its own: the same numbers as over the whole view)
+    down, up = _steps(si[:, across], 0, span)
+    lead_edge = (down >= jump) & rim[:-1, across] & ~rim[1:, across]
+    trail_edge = (up >= jump) & ~rim[:-1, across] & rim[1:, across]
     candidates: list[tuple[str, float, float, int]] = []
     for end, edge, pick in (("leading", lead_edge, _last), ("trailing", trail_edge, _first)):
         ys = pick(edge, 0)
@@ -281,7 +352,7 @@ def _find_pose(
             # the card's body must lie beyond the edge: paper on its far side
             yc = a * (cols / 2) + b
             body = slice(0, max(int(yc) - 1, 0)) if end == "leading" else slice(int(yc) + 2, rows)
-            band = lit[body, mid]
+            band = lit[body, across]
             # and the roof on its near side: a band of dark, not a line printed
             # across the face (a court card's frame)
             e = np.floor(a * mid + b).astype(np.int64)  # the last row before the edge
@@ -289,11 +360,11 @@ def _find_pose(
             rows_out = e + 2 + steps if end == "leading" else e - 1 - steps
             inside = (rows_out >= 0) & (rows_out < rows)
             looked = lit[np.clip(rows_out, 0, rows - 1), mid][inside]
-            dark = looked.size < 2 * mid.size or float(looked.mean()) < 0.25
-            if band.size and float(band.mean()) > 0.6 and abs(a) < 0.15 and dark:
+            dark = looked.size < 2 * mid.size or _share(looked) < 0.25
+            if band.size and _share(band) > 0.6 and abs(a) < 0.15 and dark:
                 candidates.append((end, a, b, n))
     if not candidates:
-        if share > 0.5 and float(lit[:, mid].mean()) > 0.5:
+        if share > 0.5 and _share(lit[:, across]) > 0.5:
             return NoPose(MIDDLE)
         return NoPose(EMPTY if share < 0.3 else UNCLEAR)
     end, a, b, _ = max(candidates, key=lambda c: c[3])
@@ -305,12 +376,16 @@ def _find_pose(
         body_rows = r[r < float(y_end.min()) - clear]
     else:
         body_rows = r[r > float(y_end.max()) + clear]
-    right, rise_x = _steps(si, 1, span)  # drop and rise going right (+x)
-    left_edge = (rise_x >= jump) & ~rim[:, :-1] & rim[:, 1:]
-    right_edge = (right >= jump) & rim[:, :-1] & ~rim[:, 1:]
+    # (``body_rows`` is a run of rows: as a slice, the side steps are found
+    # in those rows only, each row's the same as over the whole view)
+    side_rows = slice(int(body_rows[0]), int(body_rows[-1]) + 1) if body_rows.size else slice(0, 0)
+    right, rise_x = _steps(si[side_rows], 1, span)  # drop and rise going right (+x)
+    rim_b = rim[side_rows]
+    left_edge = (rise_x >= jump) & ~rim_b[:, :-1] & rim_b[:, 1:]
+    right_edge = (right >= jump) & rim_b[:, :-1] & ~rim_b[:, 1:]
     half = cols // 2
-    lx = _first(left_edge[body_rows, :half], 1)
-    rx = _last(right_edge[body_rows, half:], 1)
+    lx = _first(left_edge[:, :half], 1)
+    rx = _last(right_edge[:, half:], 1)
     # The side edges are square to the end edge (slope -a), and the card's
     # width is known: every side sample, left or right, says where the left
     # side lies.  The side is where most of them agree (one line, found as the

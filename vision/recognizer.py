@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -188,18 +188,52 @@ class Recognizer:
         return out
 
     def _vote(self, g: IndexGlyphs) -> _CornerVote:
+        return self._voted(g)[0]
+
+    def _voted(self, g: IndexGlyphs) -> tuple[_CornerVote, _CornerVote | None]:
+        """``_vote(g)``, and the classifier's own vote when it was taken on the
+        way (None when not), so ``_corner`` need not classify the same glyphs
+        twice: a corner that fails is asked the classifier's opinion again,
+        and on a deck profile that repeat was a tenth of a slow frame's time.
+        ``_classify`` depends on the glyphs and the profile only, so the vote
+        given back is the one a second call would make."""
         if self.profile is None:
-            return self._classify(g)
-        tmpl = self._match(g)
+            clf = self._classify(g)
+            return clf, clf
+        return self._voted_after(g, self._match(g))
+
+    def _voted_after(
+        self, g: IndexGlyphs, tmpl: _CornerVote
+    ) -> tuple[_CornerVote, _CornerVote | None]:
+        """``_voted`` under a profile, its templates' vote ``tmpl`` already taken."""
         if tmpl.problem and FOREIGN in tmpl.card:
-            return tmpl  # what ``_combine`` answers whatever the classifier says
+            return tmpl, None  # what ``_combine`` answers whatever the classifier says
         clf = self._classify(g)
         vote = self._combine(_blur_checked(tmpl, clf), clf)
         if not vote.problem and vote.card[0] in "69" and _loop_says(g) not in (None, vote.card[0]):
             # The deck's own templates named a 6 or 9 whose loop says the other:
             # a blurred glyph of a typeface whose 9 is its 6 turned.
-            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence)
-        return vote
+            return _CornerVote(vote.card, 0.0, _FLIPPED, False, vote.evidence), clf
+        return vote, clf
+
+    def _vote_unless(
+        self, g: IndexGlyphs, matters: Callable[[_CornerVote], bool]
+    ) -> _CornerVote | None:
+        """``_vote(g)``, or None when the deck's templates' own vote already
+        shows that the caller will not use it (``matters`` of it False), so the
+        classifier is not asked.  Under a profile a corner's vote names the
+        templates' card whatever the classifier says (``_combined`` keeps it,
+        or takes the classifier's when that is the same card), and it is sure
+        only when the templates found no problem: a caller that wants a sure
+        vote, or one naming a given card, can tell from the templates alone
+        when it will not get one.  (A turned corner's second look on the slow
+        frames, unsure ones, cost a classification each.)"""
+        if self.profile is None:
+            return self._classify(g)
+        tmpl = self._match(g)
+        if not matters(tmpl):
+            return None
+        return self._voted_after(g, tmpl)[0]
 
     def _combine(self, tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
         """A corner under a deck profile: the deck's own templates and the generic
@@ -370,18 +404,21 @@ class Recognizer:
         whose usual reading already failed for a reason that an index printed
         the other way up gives (``OTHER_WAY_UP``), so every other corner is
         read exactly as before."""
-        vote = self._vote(g)
+        vote, clf = self._voted(g)
         if not vote.problem:
             return g, vote
-        clf = vote if self.profile is None else self._classify(g)
+        if clf is None:
+            clf = self._classify(g)
         if vote.problem not in OTHER_WAY_UP and clf.problem not in OTHER_WAY_UP:
             return g, vote
         other = read_other_way(g)
         if other is not None:
-            turned = self._vote(other)
+            turned, other_clf = self._voted(other)
             if not turned.problem:
                 return other, turned
-            if self.profile is not None and not self._classify(other).problem:
+            if other_clf is None:
+                other_clf = self._classify(other)
+            if self.profile is not None and not other_clf.problem:
                 # The deck's templates doubt the glyphs (blur) but the
                 # classifier reads them this way up: still unsure, but the
                 # corner's evidence is this way's, not the upside-down one's
@@ -393,9 +430,9 @@ class Recognizer:
             # or 9 (an upright 6 turned is a good 9); a normal corner turned
             # so reads "not a standard index" itself.
             flipped = g.turned_in_place()
-            turned = self._vote(flipped)
-            if turned.sure and turned.card[0] not in TURNS_INTO_ANOTHER:
-                return flipped, turned
+            sure = self._vote_unless(flipped, _may_be_sure)
+            if sure is not None and sure.sure and sure.card[0] not in TURNS_INTO_ANOTHER:
+                return flipped, sure
         return g, vote
 
     def as_printed(self, g: IndexGlyphs) -> IndexGlyphs:
@@ -480,8 +517,8 @@ class Recognizer:
         for k, (named, other) in enumerate(((first, second), (second, first))):
             if named.problem or not (other.problem == "" or _contradicts(other, named.card)):
                 continue
-            turned = self._vote(glyphs[1 - k].turned_in_place())
-            if not turned.problem and turned.card == named.card:
+            turned = self._vote_unless(glyphs[1 - k].turned_in_place(), _names(named.card))
+            if turned is not None and not turned.problem and turned.card == named.card:
                 agree_with.append((1 - k, turned))
         if len(agree_with) != 1:
             return votes
@@ -611,6 +648,18 @@ def _blur_checked(tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
     ):
         return _CornerVote(tmpl.card, 0.0, BLURRED_ALONE, blurred=tmpl.blurred)
     return tmpl
+
+
+def _may_be_sure(tmpl: _CornerVote) -> bool:
+    """Whether a corner whose templates voted ``tmpl`` may be read sure of a
+    card other than a 6 or 9 (see ``Recognizer._vote_unless``)."""
+    return not tmpl.problem and tmpl.card[0] not in TURNS_INTO_ANOTHER
+
+
+def _names(card: str) -> Callable[[_CornerVote], bool]:
+    """Whether a corner whose templates voted so may name ``card`` (see
+    ``Recognizer._vote_unless``)."""
+    return lambda tmpl: tmpl.card == card
 
 
 def _loop_says(g: IndexGlyphs) -> str | None:
