@@ -28,7 +28,10 @@ tuning designs minus the validation ones, ``vision_split.VALIDATION``):
   pass's (not shipped either), those faces for the rank classifier only, the
   suit classifier trained exactly as by the default build; with
   ``--suit-from FILE`` as well, the thirteenth pass's, the suit classifier is
-  not trained but copied from FILE, the shipped model); fonts installed for
+  not trained but copied from FILE, the shipped model; with
+  ``--extra-rank-fonts --suit-from FILE``, the fifteenth pass's, the rank
+  classifier also from ``vision_fontdeck.EXTRA_FONTS``, eight faces from seven
+  more packages, glyph cache ``-more2``); fonts installed for
   anything else
   (the fresh held-out font decks of ``vision_split.FRESH_HELD_OUT``, the
   ``vision_split.FONT_STRESS`` decks) never reach training, and a missing
@@ -193,7 +196,7 @@ def builtin_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face],
         yield f"builtin:{deck_name}", faces, BuiltinDeck("classic").back()
 
 
-def ttf_sources(rng: np.random.Generator, more: bool = False
+def ttf_sources(rng: np.random.Generator, more: int = 0
                 ) -> Iterator[tuple[str, list[Face], None]]:
     for st in fonts(more):
         faces = font_faces(st, rng, four_colour=rng.random() < 0.25, more=more)
@@ -201,7 +204,7 @@ def ttf_sources(rng: np.random.Generator, more: bool = False
         yield f"ttf:{st.family}/{st.weight}/{st.italic}", faces, None
 
 
-def styled_sources(seed: int, groups: int, more: bool = False
+def styled_sources(seed: int, groups: int, more: int = 0
                    ) -> Iterator[tuple[str, list[Face], None]]:
     """Faces whose suit signs are drawn in a new hand each (``vision_suitdeck``),
     on their own generator so the other sources draw exactly as before."""
@@ -274,7 +277,7 @@ def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[
     return out
 
 
-def collect(frames: int, seed: int, styles: int = 0, more: bool = False
+def collect(frames: int, seed: int, styles: int = 0, more: int = 0
             ) -> dict[str, np.ndarray]:
     # Glyphs are what the ordinary tries cut: the -v7 caches, and so the shipped
     # model, were collected before the last tries shipped, and a last try's split
@@ -572,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the rank classifier from the --more-fonts glyphs (cache -more), the "
                     "suit classifier exactly as the default build trains it (docs/vision.md, "
                     "Twelfth pass)")
+    ap.add_argument("--extra-rank-fonts", action="store_true",
+                    help="as --more-rank-fonts, with vision_fontdeck.EXTRA_FONTS as well "
+                    "(cache -more2); needs --suit-from (docs/vision.md, Fifteenth pass)")
     ap.add_argument("--suit-from", type=Path, default=None,
                     help="copy the suit classifier from this model file (the shipped one) "
                     "instead of training it: a retrained rank classifier beside the suit "
@@ -583,14 +589,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="a corner's rank is accepted from this probability (see --validate)")
     ap.add_argument("--min-suit-prob", type=float, default=0.7)
     args = ap.parse_args(argv)
-    if args.more_fonts and args.more_rank_fonts:
-        ap.error("--more-fonts and --more-rank-fonts exclude each other")
+    if args.more_fonts + args.more_rank_fonts + args.extra_rank_fonts > 1:
+        ap.error("--more-fonts, --more-rank-fonts and --extra-rank-fonts exclude each other")
+    if args.extra_rank_fonts and args.suit_from is None:
+        ap.error("--extra-rank-fonts needs --suit-from (the suit classifier is not retrained)")
     cv2.setNumThreads(1)
     cache = CACHE if not args.styles else CACHE.with_name(f"{CACHE.stem}-styles{args.styles}.npz")
-    data = glyphs(cache, args, args.more_fonts)
-    # --more-rank-fonts: ranks from the wider faces, suits exactly as the default
-    # build draws them (the more-fonts suit classifier named German bells as diamonds)
-    rank_data = glyphs(cache, args, True) if args.more_rank_fonts else data
+    # --more-rank-fonts / --extra-rank-fonts: ranks from the wider faces, suits exactly
+    # as the default build draws them (the more-fonts suit classifier named German
+    # bells as diamonds); the suit glyphs are not collected when they are not trained
+    rank_tier = 2 if args.extra_rank_fonts else int(args.more_fonts or args.more_rank_fonts)
+    rank_data = glyphs(cache, args, rank_tier)
+    data = (glyphs(cache, args, int(args.more_fonts)) if args.suit_from is None
+            else rank_data)
     rng = np.random.default_rng(args.seed + 1)
     models = {}
     if args.suit_from is not None:
@@ -600,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     for task, classes, hidden in (("rank", RANK_CLASSES, 192), ("suit", SUIT_CLASSES, 96)):
         if task in models:
             continue
-        if task == "suit" and args.more_rank_fonts:
+        if task == "suit" and args.more_rank_fonts:  # (never with --suit-from)
             # the default build's rank glyphs draw their copies first
             skipped = np.isin(data["rank_g"], VAL_GROUPS) if args.validate else None
             replay_augment(data["rank_x"] if skipped is None else data["rank_x"][~skipped],
@@ -628,17 +639,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def glyphs(cache: Path, args: argparse.Namespace, more: bool) -> dict[str, np.ndarray]:
-    """The glyphs of the default faces or, with ``more``, the --more-fonts faces
-    (cache ``-more``), collected once and then read from the cache."""
+def glyphs(cache: Path, args: argparse.Namespace, more: int) -> dict[str, np.ndarray]:
+    """The glyphs of the default faces or, with ``more`` 1, the --more-fonts faces
+    (cache ``-more``), with 2 the --extra-rank-fonts faces (cache ``-more2``),
+    collected once and then read from the cache."""
     if more:
-        cache = cache.with_name(f"{cache.stem}-more.npz")
+        cache = cache.with_name(f"{cache.stem}-more{more if more > 1 else ''}.npz")
     if cache.exists() and not args.recollect:
         with np.load(cache) as z:
             data = {k: z[k] for k in z.files}
         print(f"glyphs from {cache}")
         return data
-    print(f"collecting glyphs from tuning sources{' (more fonts)' if more else ''} ...")
+    print(f"collecting glyphs from tuning sources{' (more fonts)' * (more > 0)} ...")
     data = collect(args.frames, args.seed, args.styles, more)
     np.savez_compressed(cache, **data)  # type: ignore[arg-type]
     return data

@@ -127,11 +127,18 @@ def _colour(suit: str, rng: np.random.Generator, four_colour: bool) -> str:
     return f"rgb({g},{g},{g + int(rng.integers(0, 10))})"
 
 
-def training_font_files(more: bool = False) -> list[str]:
-    """The files of :data:`TRAINING_FONT_FAMILIES` (with ``more``, also of
-    :data:`MORE_FONT_FAMILIES`); FontMissing if one is not installed."""
+def font_families(more: int = 0) -> tuple[str, ...]:
+    """The families a build may draw: ``more`` 0 the default build's, 1 also
+    :data:`MORE_FONT_FAMILIES` (``--more-fonts``), 2 also
+    :data:`EXTRA_FONT_FAMILIES` (``--extra-rank-fonts``)."""
+    return (TRAINING_FONT_FAMILIES + (MORE_FONT_FAMILIES if more >= 1 else ())
+            + (EXTRA_FONT_FAMILIES if more >= 2 else ()))
+
+
+def training_font_files(more: int = 0) -> list[str]:
+    """The files of :func:`font_families`; FontMissing if one is not installed."""
     files: set[str] = set()
-    for family in TRAINING_FONT_FAMILIES + (MORE_FONT_FAMILIES if more else ()):
+    for family in font_families(more):
         found = [f.file for f in font_files(family)]
         if not found:
             raise FontMissing(f"training font {family!r} is not installed; "
@@ -140,7 +147,7 @@ def training_font_files(more: bool = False) -> list[str]:
     return sorted(files)
 
 
-def render(svgs: list[str], more: bool = False) -> list[np.ndarray]:
+def render(svgs: list[str], more: int = 0) -> list[np.ndarray]:
     """BGRA faces via rsvg-convert, drawn with the training fonts only (the
     fontconfig knows the ``more`` families only when asked: a glyph a face lacks
     must not be borrowed from them in the default build)."""
@@ -161,12 +168,13 @@ def render(svgs: list[str], more: bool = False) -> list[np.ndarray]:
 
 def font_faces(
     st: FontStyle, rng: np.random.Generator, *, foreign: bool = False, four_colour: bool = False,
-    more: bool = False,
+    more: int = 0,
 ) -> list[tuple[np.ndarray, np.ndarray, str, str]]:
     """``(face_bgr, alpha, rank_label, suit_label)`` for one font; labels are ``?``
     for foreign marks.  Standard faces: the 52 cards; foreign: letters over a mix
     of French and foreign signs.  ``more``: the ``--more-fonts`` build (index
-    widths varied, :data:`MORE_FONT_FAMILIES` known to fontconfig)."""
+    widths varied, :data:`MORE_FONT_FAMILIES` known to fontconfig; 2:
+    :data:`EXTRA_FONT_FAMILIES` too)."""
     items: list[tuple[str, str, str, str]] = []  # text, sign, rank label, suit label
     if not foreign:
         for s in "CDHS":
@@ -184,7 +192,7 @@ def font_faces(
             r = "A23456789TJQK"[int(rng.integers(0, 13))]
             items.append((LABEL.get(r, r), sign, r, "?"))
     svgs = [_svg(t, sign, _colour(sl if sl != "?" else "S", rng, four_colour), st, rng,
-                 widen=more) for t, sign, _, sl in items]
+                 widen=more > 0) for t, sign, _, sl in items]
     out = []
     for img, (_, _, rl, sl) in zip(render(svgs, more), items, strict=True):
         alpha = img[:, :, 3]
@@ -250,9 +258,34 @@ MORE_FONTS = (
 )
 
 
-def fonts(more: bool = False) -> tuple[FontStyle, ...]:
-    return FONTS + MORE_FONTS if more else FONTS
+#: Fifteenth pass (``build_generic_profile.py --extra-rank-fonts``, the rank
+#: classifier only; docs/vision.md "Fifteenth pass"): eight more faces from seven
+#: more Debian packages, chosen after the seventh held-out group's read showed
+#: condensed faces weakest (OSP-DIN) and before the eighth group was drawn or
+#: read.  Condensed and narrow first.  Never a held-out face nor a clone of one:
+#: no DIN, highway gothic (Overpass, Roadgeek, Interstate), Oxygen, Junction,
+#: Cardo, Yrsa, Comic, Tuffy or Baskerville look-alike; nor a FONT_STRESS face.
+EXTRA_FONT_FAMILIES = (
+    # condensed and narrow (fonts-league-mono, fonts-routed-gothic, fonts-osifont)
+    "League Mono Condensed", "Routed Gothic Narrow", "osifont",
+    # sans, rounded, square and monospaced (fonts-karla, fonts-quicksand, fonts-play,
+    # fonts-hack, fonts-courier-prime)
+    "Karla", "Quicksand", "Play", "Hack", "Courier Prime",
+)
+#: with ``--extra-rank-fonts``, drawn after :data:`MORE_FONTS`
+EXTRA_FONTS = (
+    FontStyle("League Mono Condensed"), FontStyle("League Mono Condensed", "bold"),
+    FontStyle("Routed Gothic Narrow"), FontStyle("osifont"),
+    FontStyle("Karla", "bold"), FontStyle("Quicksand", "bold"), FontStyle("Play", "bold"),
+    FontStyle("Hack", "bold"), FontStyle("Courier Prime"),
+)
+
+
+def fonts(more: int = 0) -> tuple[FontStyle, ...]:
+    """The index faces of a build (``more`` as in :func:`font_families`)."""
+    return FONTS + (MORE_FONTS if more >= 1 else ()) + (EXTRA_FONTS if more >= 2 else ())
 
 
 assert {st.family for st in FONTS} <= set(TRAINING_FONT_FAMILIES), "a FONTS family is not trained"
 assert {st.family for st in MORE_FONTS} <= set(MORE_FONT_FAMILIES)
+assert {st.family for st in EXTRA_FONTS} <= set(EXTRA_FONT_FAMILIES)

@@ -44,7 +44,7 @@ def sign_uri(kind: str, colour: str, rng: np.random.Generator, *, tilt: float = 
 
 
 def styled_faces(rng: np.random.Generator, *, stress: bool = False,
-                 more: bool = False) -> list[Face]:
+                 more: int = 0) -> list[Face]:
     """``(face_bgr, alpha, rank_label, suit_label)``: 52 standard faces, 26 more
     clubs and spades, and 26 foreign faces, each sign in its own hand.
 
@@ -85,7 +85,7 @@ def styled_faces(rng: np.random.Generator, *, stress: bool = False,
         tilt = float(rng.uniform(-10, 10)) if stress else 0.0
         uri = sign_uri(kind, colour, rng, tilt=tilt)
         svgs.append(_svg(text, "", colour, st, rng, sign_image=uri, text_attrs=attrs,
-                         widen=more))
+                         widen=more > 0))
     out = []
     for img, (_, _, rl, sl, _) in zip(render(svgs, more), items, strict=True):
         alpha = img[:, :, 3]
