@@ -266,18 +266,17 @@ MORE_FONTS = (
 #: no DIN, highway gothic (Overpass, Roadgeek, Interstate), Oxygen, Junction,
 #: Cardo, Yrsa, Comic, Tuffy or Baskerville look-alike; nor a FONT_STRESS face.
 EXTRA_FONT_FAMILIES = (
-    # condensed and narrow (fonts-league-mono, fonts-routed-gothic, fonts-osifont)
-    "League Mono Condensed", "Routed Gothic Narrow", "osifont",
+    # condensed and narrow (fonts-league-mono, fonts-osifont)
+    "League Mono Condensed", "League Mono Narrow", "osifont",
     # sans, rounded, square and monospaced (fonts-karla, fonts-quicksand, fonts-play,
-    # fonts-hack, fonts-courier-prime)
-    "Karla", "Quicksand", "Play", "Hack", "Courier Prime",
+    # fonts-courier-prime, fonts-anonymous-pro)
+    "Karla", "Quicksand", "Play", "Courier Prime", "Anonymous Pro",
 )
 #: with ``--extra-rank-fonts``, drawn after :data:`MORE_FONTS`
 EXTRA_FONTS = (
-    FontStyle("League Mono Condensed"), FontStyle("League Mono Condensed", "bold"),
-    FontStyle("Routed Gothic Narrow"), FontStyle("osifont"),
-    FontStyle("Karla", "bold"), FontStyle("Quicksand", "bold"), FontStyle("Play", "bold"),
-    FontStyle("Hack", "bold"), FontStyle("Courier Prime"),
+    FontStyle("League Mono Condensed"), FontStyle("League Mono Narrow", "bold"),
+    FontStyle("osifont"), FontStyle("Karla", "bold"), FontStyle("Quicksand", "bold"),
+    FontStyle("Play", "bold"), FontStyle("Courier Prime"), FontStyle("Anonymous Pro", "bold"),
 )
 
 

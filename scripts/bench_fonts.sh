@@ -18,7 +18,8 @@
 # read by `--bitmap`).
 # And the training fonts of the eleventh pass's candidate model
 # (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
-# it stops if one is missing) and the kept-out typeface stress decks
+# it stops if one is missing) and of the fifteenth pass's (--extra-rank-fonts,
+# EXTRA_FONT_FAMILIES) and the kept-out typeface stress decks
 # (benchmarks/vision_split.py FONT_STRESS), and the sixth held-out group's
 # typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`) and the
 # seventh's (TYPEFACE2_HELD_OUT, `--typefaces2`) and the eighth's
@@ -42,6 +43,10 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Gentium Plus:fonts-sil-gentiumplus" "Roboto Slab:fonts-roboto-slab" \
         "Lato:fonts-lato" "Cantarell:fonts-cantarell" "Go:fonts-go" \
         "Comfortaa:fonts-comfortaa" "Cabin:fonts-cabin" \
+        "League Mono Condensed:fonts-league-mono" "League Mono Narrow:fonts-league-mono" \
+        "osifont:fonts-osifont" "Karla:fonts-karla" "Quicksand:fonts-quicksand" \
+        "Play:fonts-play" "Courier Prime:fonts-courier-prime" \
+        "Anonymous Pro:fonts-anonymous-pro" \
         "Bebas Neue:fonts-bebas-neue" "Gillius ADF No2 Cond:fonts-adf-gillius" \
         "Jura:fonts-jura" "Vollkorn:fonts-vollkorn" \
         "CMU Serif:fonts-cmu" "Old Standard TT:fonts-oldstandard" \

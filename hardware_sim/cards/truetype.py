@@ -64,6 +64,15 @@ FONT_PACKAGES: dict[str, str] = {
     **dict.fromkeys(("Go", "Go Mono"), "fonts-go"),
     "Comfortaa": "fonts-comfortaa",
     "Cabin": "fonts-cabin",
+    # the fifteenth pass's --extra-rank-fonts training faces
+    # (benchmarks/vision_fontdeck.py EXTRA_FONT_FAMILIES)
+    **dict.fromkeys(("League Mono Condensed", "League Mono Narrow"), "fonts-league-mono"),
+    "osifont": "fonts-osifont",
+    "Karla": "fonts-karla",
+    "Quicksand": "fonts-quicksand",
+    "Play": "fonts-play",
+    "Courier Prime": "fonts-courier-prime",
+    "Anonymous Pro": "fonts-anonymous-pro",
     # kept out of training: typeface stress decks (benchmarks/vision_split.py FONT_STRESS)
     "Bebas Neue": "fonts-bebas-neue",
     **dict.fromkeys(("Gillius ADF No2 Cond", "Gillius ADF Cond"), "fonts-adf-gillius"),
