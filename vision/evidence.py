@@ -214,6 +214,16 @@ class FrameFusion:
     #: designs it left 2 to 5 points more cards unsure at the same margin and
     #: caught no wrong card the margin did not)
     require_accept: bool = False
+    #: of a card no corner of any frame accepted on its own: the share of their
+    #: evidence its frames have in common (:func:`tempered`; 0: off, each frame
+    #: independent, as the table fuses them).  The shoe's check of a pass of
+    #: weak frames (``vision.in_shoe``) for a resting card's frames; tried for
+    #: the overhead camera and not shipped: it caught a wrong card on kept-out
+    #: decks but left more right ones unsure on validation designs
+    #: (``benchmarks/weak_overhead.py``; docs/vision.md, "Fifteenth pass")
+    weak_correlation: float = 0.0
+    #: the lead such a card needs once its frames count as correlated
+    weak_margin: float = FUSE_MARGIN
     total: FloatArray | None = None
     frames: int = 0
     used: int = 0
@@ -267,6 +277,15 @@ class FrameFusion:
             return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
                                  top_guesses(self.total), self.frames, self.used)
         if enough and lead >= self.margin_nats and backed:
+            if self.weak_correlation > 0 and card not in self.accepted:
+                weak = tempered([self.total], [self.used], self.weak_correlation)
+                weak_lead = margin(weak)[1]
+                if weak_lead < self.weak_margin:
+                    reason = (f"only weak frames: {card} leads by {weak_lead:.1f} nats, under "
+                              f"{self.weak_margin:g}, once its {self.used} frames count as "
+                              "correlated")
+                    return FusedDecision(None, 0.0, reason, top_guesses(self.total),
+                                         self.frames, self.used)
             conf = float(posterior(self.total / max(self.used, 1))[best])
             return FusedDecision(card, round(conf, 3), "", (), self.frames, self.used)
         if len(self.seen) > 1:
