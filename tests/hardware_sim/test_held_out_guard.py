@@ -118,3 +118,21 @@ def test_the_profile_evidence_replay_refuses_a_held_out_design() -> None:
     assert run.returncode == 2
     assert "font:Cardo/bold (--typefaces3)" in run.stderr
     assert run.stdout == ""
+
+
+def test_the_weak_frame_replay_refuses_readings_of_a_held_out_design(tmp_path: Path) -> None:
+    """``weak_overhead.py`` replays cached readings of validation and kept-out
+    decks only: a cache holding a group's design (here one record with no
+    frames, as ``vision_fuse.py --cache`` writes them) stops it unread."""
+    import pickle
+
+    cache = tmp_path / "readings.pkl"
+    record = {"design": "font:Yrsa/bold", "seed": 18, "preset": "hard", "mode": "generic",
+              "code": "AS", "frames": []}
+    cache.write_bytes(pickle.dumps([record]))
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "weak_overhead.py"), str(cache)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2
+    assert "font:Yrsa/bold (--typefaces3)" in run.stderr
+    assert run.stdout == ""
