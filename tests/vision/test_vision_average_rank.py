@@ -1,0 +1,48 @@
+"""``benchmarks/average_rank.py`` writes the shipped kind of model file: one
+wider perceptron whose logits are the mean of two perceptrons that standardise
+their input differently.  The reference is the two networks run apart and
+their logits averaged by hand, on random inputs."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from vision.glyph_model import Mlp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _average_rank() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "average_rank", ROOT / "benchmarks" / "average_rank.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["average_rank"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _mlp(rng: np.random.Generator, features: int, hidden: int, classes: str) -> Mlp:
+    def f32(*shape: int, scale: float = 1.0, shift: float = 0.0) -> np.ndarray:
+        return (rng.standard_normal(shape) * scale + shift).astype(np.float32)
+
+    return Mlp(classes, f32(features, scale=2.0), np.abs(f32(features)) + 0.1,
+               f32(features, hidden, scale=0.3), f32(hidden), f32(hidden, len(classes)),
+               f32(len(classes)))
+
+
+def test_the_averaged_network_gives_the_mean_of_the_two_networks_logits() -> None:
+    rng = np.random.default_rng(5)
+    a, b = _mlp(rng, 12, 6, "ABC?"), _mlp(rng, 12, 4, "ABC?")
+    merged = _average_rank().average(a, b)
+    x = rng.standard_normal((50, 12)).astype(np.float32) * 3
+    expected = (a.logits(x) + b.logits(x)) / 2
+    assert merged.w1.shape == (12, 10) and merged.w2.shape == (10, 4)
+    np.testing.assert_allclose(merged.logits(x), expected, rtol=1e-4, atol=1e-4)
+    # and it is not simply either network
+    assert np.abs(merged.logits(x) - a.logits(x)).max() > 0.1
