@@ -30,7 +30,8 @@ typefaces from eight more Debian font packages (``fresh_missing`` covers it).
 
 :data:`TYPEFACE2_HELD_OUT` is a seventh, made like the sixth when it had been
 read, to measure the thirteenth pass's model and last tries; and
-:data:`TYPEFACE3_HELD_OUT` an eighth, made when the seventh had been read.
+:data:`TYPEFACE3_HELD_OUT` an eighth, made when the seventh had been read;
+:data:`TYPEFACE4_HELD_OUT` a ninth, made when the eighth had been read.
 """
 
 from __future__ import annotations
@@ -300,6 +301,36 @@ TYPEFACE3_HELD_OUT = (
 )
 
 
+#: Fourth typeface held-out group (the ninth), made on 2026-12-04 after the
+#: fifteenth pass, when the eighth had been read and no unread group was left,
+#: for the next change to the recogniser: font decks like TYPEFACE3_HELD_OUT, in
+#: faces from eight Debian packages installed that day and never trained on;
+#: none is trained on (nor among the fifteenth pass's extra faces), none is a
+#: clone of a trained face, none is a face of an earlier group, and none was
+#: drawn or looked at before its read (fonts-cascadia-code, first chosen, has
+#: no installation candidate here; M+ 1 comes as a variable font the renderer
+#: may not weight; the dry run showed Allerta's regular face to be its stencil
+#: cut: replaced by Berenis, Beteckna and Irianis before anything was drawn).
+#: Chosen, before any image, for index shapes common on printed decks and for
+#: what the overhead camera still misses: an old-style serif (Accanthis ADF Std
+#: bold), a flared humanist sans (Libris ADF Std bold), a Univers-like grotesque
+#: (Universalis ADF Std bold), a face of the same foundry chosen by name only
+#: (Irianis ADF Std bold), a warm text serif (Prociono), a humanist sans from a
+#: Greek foundry (GFS Neohellenic bold), a condensed geometric sans
+#: (BetecknaGSCondensed bold) and a book serif (Berenis ADF Pro bold).  READ
+#: ONCE, at the end (``--typefaces4`` of in_shoe_bench.py and vision_fuse.py);
+#: never tune, train or choose anything on it.  Its cards are all standard.
+TYPEFACE4_HELD_OUT = (
+    "font:Accanthis ADF Std/bold",         # fonts-adf-accanthis
+    "font:Libris ADF Std/bold",            # fonts-adf-libris
+    "font:Universalis ADF Std/bold",       # fonts-adf-universalis
+    "font:Irianis ADF Std/bold",           # fonts-adf-irianis
+    "font:Prociono",                       # fonts-prociono
+    "font:GFS Neohellenic/bold",           # fonts-gfs-neohellenic
+    "font:BetecknaGSCondensed/bold",       # fonts-beteckna
+    "font:Berenis ADF Pro/bold",           # fonts-adf-berenis
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -450,6 +481,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces": TYPEFACE_HELD_OUT,
     "--typefaces2": TYPEFACE2_HELD_OUT,
     "--typefaces3": TYPEFACE3_HELD_OUT,
+    "--typefaces4": TYPEFACE4_HELD_OUT,
 }
 
 
@@ -471,6 +503,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                      "with the apt-get line if a font is missing"),
     "--typefaces3": (TYPEFACE3_HELD_OUT, "the third typeface held-out group "
                      "(TYPEFACE3_HELD_OUT, made 2026-12-03 in the fourteenth pass); stops "
+                     "with the apt-get line if a font is missing"),
+    "--typefaces4": (TYPEFACE4_HELD_OUT, "the fourth typeface held-out group "
+                     "(TYPEFACE4_HELD_OUT, made 2026-12-04 after the fifteenth pass); stops "
                      "with the apt-get line if a font is missing"),
 }
 

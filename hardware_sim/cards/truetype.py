@@ -104,6 +104,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Comic Neue": "fonts-comic-neue",
     "Tuffy": "fonts-tuffy",
     "Baskervald ADF Std": "fonts-adf-baskervald",
+    # the ninth held-out group: typefaces (benchmarks/vision_split.py TYPEFACE4_HELD_OUT)
+    "Accanthis ADF Std": "fonts-adf-accanthis",
+    "Libris ADF Std": "fonts-adf-libris",
+    "Universalis ADF Std": "fonts-adf-universalis",
+    "Irianis ADF Std": "fonts-adf-irianis",
+    "Prociono": "fonts-prociono",
+    "GFS Neohellenic": "fonts-gfs-neohellenic",
+    "BetecknaGSCondensed": "fonts-beteckna",
+    "Berenis ADF Pro": "fonts-adf-berenis",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

@@ -38,6 +38,8 @@ def _split() -> ModuleType:
     ("font:Charis SIL/bold", "--typefaces2"),
     ("font:Junction", "--typefaces3"),
     ("font:Roadgeek 2014 Series C", "--typefaces3"),
+    ("font:Irianis ADF Std/bold", "--typefaces4"),
+    ("font:BetecknaGSCondensed/bold", "--typefaces4"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),
