@@ -12,20 +12,25 @@ samples from camera frames.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from vision.adapt import fit_head
 from vision.blurred import BLUR_LEVELS, BlurLevel, blurred_glyphs
 from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
+from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
 from vision.profile import DeckProfile, ProfileError, build_profile
 from vision.sources import ImageError, load_image
 
 Image = npt.NDArray[np.uint8]
+#: fit the deck's own output layers at calibration (``vision.adapt``); off only
+#: to measure what they add
+ADAPT = True
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -85,10 +90,22 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
             "could not find the index corner on " + " ".join(unreadable)
             + " (each image should show one clean, upright card face)"
         )
-    profile = build_profile(samples, name=name,
-                            blurred={code: blurred for code, (_, blurred) in read.items()})
+    blurred = {code: b for code, (_, b) in read.items()}
+    profile = with_head(build_profile(samples, name=name, blurred=blurred), samples, blurred)
     check_profile(profile, samples)
     return profile
+
+
+def with_head(
+    profile: DeckProfile, samples: Mapping[str, list[IndexGlyphs]],
+    blurred: Mapping[str, list[IndexGlyphs]],
+) -> DeckProfile:
+    """``profile`` with the generic classifier's output layers fitted to the
+    deck's clean and blurred corners (``vision.adapt``), unless ``ADAPT`` is off."""
+    if not ADAPT:
+        return profile
+    glyphs = {code: [*samples.get(code, []), *blurred.get(code, [])] for code in CARD_CODES}
+    return replace(profile, head=fit_head(glyph_model(), glyphs))
 
 
 def check_profile(profile: DeckProfile, samples: Mapping[str, list[IndexGlyphs]]) -> None:
@@ -185,6 +202,7 @@ class InteractiveCalibration:
     def finish(self, *, name: str) -> DeckProfile:
         if self.wanted is not None:
             raise ProfileError(f"calibration is not finished: {self.wanted} is still to be shown")
-        profile = build_profile(self.samples, name=name, blurred=self.blurred)
+        profile = with_head(build_profile(self.samples, name=name, blurred=self.blurred),
+                            self.samples, self.blurred)
         check_profile(profile, self.samples)
         return profile

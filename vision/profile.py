@@ -9,8 +9,9 @@ profile" of the first version is gone, as nothing read with it any more.
 A profile file is a NumPy ``.npz``: arrays plus one JSON metadata string, so it
 loads without pickle.  Format 2 (the eleventh pass) adds templates read from
 blurred copies of the faces (``vision.blurred``) and marks which they are;
-a format 1 file, made before, still loads and reads as it did (clean
-templates only): calibrating again adds the blurred ones.
+format 3 (the sixteenth pass) adds the deck's own output layers for the generic
+classifier (``vision.adapt``).  An older file still loads and reads as it did:
+calibrating again adds what it lacks.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from vision.adapt import Head
 from vision.cards import CARD_CODES, FOREIGN, RANKS, SUITS
 from vision.index import FEATURE_LEN, IndexGlyphs
 
@@ -31,9 +33,10 @@ RANK_CLASSES = RANKS + FOREIGN
 SUIT_CLASSES = SUITS + FOREIGN
 
 FloatArray = npt.NDArray[np.float32]
-FORMAT = "pontoon-table deck profile 2"
-#: formats :func:`load_profile` reads (1: clean templates only)
-READABLE_FORMATS = ("pontoon-table deck profile 1", FORMAT)
+FORMAT = "pontoon-table deck profile 3"
+#: formats :func:`load_profile` reads (1: clean templates only; 2: no head)
+READABLE_FORMATS = ("pontoon-table deck profile 1", "pontoon-table deck profile 2", FORMAT)
+_HEAD_ARRAYS = ("rank_w2", "rank_b2", "suit_w2", "suit_b2")
 
 
 class ProfileError(Exception):
@@ -77,6 +80,9 @@ class DeckProfile:
     #: (``vision.blurred``); empty: none was (a format 1 profile)
     rank_blurred: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, np.bool_))
     suit_blurred: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, np.bool_))
+    #: the generic classifier's output layers fitted to this deck (``vision.adapt``);
+    #: None: the shipped ones (a format 1 or 2 profile)
+    head: Head | None = None
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -127,7 +133,10 @@ class DeckProfile:
             "suit_colours": {k: list(v) for k, v in self.suit_colours.items()},
             "rank_height": self.rank_height,
             "thresholds": self.thresholds.__dict__,
+            "head_model": self.head.model if self.head is not None else None,
         }
+        head = ({} if self.head is None
+                else {f"head_{k}": getattr(self.head, k).astype(np.float16) for k in _HEAD_ARRAYS})
         # Templates are unit vectors with entries well inside +-1: int8 keeps them small.
         with open(path, "wb") as fh:
             np.savez_compressed(
@@ -137,6 +146,7 @@ class DeckProfile:
                 suit_templates=_quantise(self.suit_templates),
                 rank_blurred=self.rank_blurred.astype(np.uint8),
                 suit_blurred=self.suit_blurred.astype(np.uint8),
+                **head,
             )
 
 
@@ -203,6 +213,10 @@ def load_profile(path: str | Path) -> DeckProfile:
             # format 1 has no blur marks: every template is a clean one
             rank_blurred = z["rank_blurred"] if "rank_blurred" in z else np.zeros(0, np.uint8)
             suit_blurred = z["suit_blurred"] if "suit_blurred" in z else np.zeros(0, np.uint8)
+            head = None
+            if meta.get("head_model"):
+                head = Head(str(meta["head_model"]), *(
+                    np.asarray(z[f"head_{k}"], np.float32) for k in _HEAD_ARRAYS))
     except FileNotFoundError:
         raise ProfileError(f"profile {path} does not exist") from None
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
@@ -225,6 +239,7 @@ def load_profile(path: str | Path) -> DeckProfile:
         thresholds=Thresholds(**meta["thresholds"]),
         rank_blurred=rank_blurred.astype(np.bool_),
         suit_blurred=suit_blurred.astype(np.bool_),
+        head=head,
     )
 
 

@@ -168,6 +168,14 @@ class Recognizer:
         # The classifier reads in both modes: alone without a profile, and as a
         # second opinion beside the deck's own templates with one.
         self.model: GlyphModel = glyph_model()
+        # With the output layers calibration fitted to the deck (``vision.adapt``,
+        # when fitted on this model), the classifier's *evidence* for fusing
+        # frames is the deck's own; its vote stays the shipped layers', a
+        # witness apart from the deck's templates (fitted to the same glyphs,
+        # the two agreed on wrong cards: docs/vision.md, sixteenth pass).
+        head = profile.head if profile is not None else None
+        self._own: GlyphModel | None = (
+            head.on(self.model) if head is not None and head.fits(self.model) else None)
         #: read the card's body (its pips) as a second witness (``vision.pips``);
         #: off only to measure what it adds
         self.body = body
@@ -318,7 +326,7 @@ class Recognizer:
         card = rank + suit
         conf = float(min(pr[ri], ps[si]))
         fits = [not self._colour_problem(g, s) for s in SUITS]
-        evidence = corner_evidence(pr, ps, fits, None)
+        evidence = corner_evidence(*self._own_probs(g, rank_f, suit_f, pr, ps), fits, None)
         if FOREIGN in card:
             problem = "not a standard index (another kind of deck?)"
         elif flipped:
@@ -330,6 +338,22 @@ class Recognizer:
         else:
             problem = "" if fits[SUITS.index(suit)] else "ink colour does not match the suit"
         return _CornerVote(card, conf, problem, not problem and conf >= SURE_PROB, evidence)
+
+    def _own_probs(
+        self, g: IndexGlyphs, rank_f: npt.NDArray[np.float32], suit_f: npt.NDArray[np.float32],
+        pr: npt.NDArray[np.float32], ps: npt.NDArray[np.float32],
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The rank and suit probabilities a corner's evidence is made of: the
+        deck's own output layers' when the profile has them (``pr``, ``ps``:
+        the shipped layers', already checked for a 6 or 9), checked for a 6 or
+        9 the same way."""
+        own = self._own
+        if own is None:
+            return pr, ps
+        opr = own.rank.probs(rank_f)
+        if own.rank.classes[int(np.argmax(opr))] in "69":
+            opr = _six_or_nine(opr, own.rank.classes, g)[0]
+        return opr, own.suit.probs(suit_f)
 
     def _colour_problem(self, g: IndexGlyphs, suit: str) -> str:
         return self._ink_problem(g.colour, suit)

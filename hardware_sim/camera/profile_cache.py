@@ -9,7 +9,8 @@ calibration images come from the same renderer the simulated camera uses
 ``vision.calibrate.calibrate_images`` exactly as a dealer's photographs
 would be, and the profile is cached under ``$XDG_CACHE_HOME/pontoon-table``
 (``~/.cache/pontoon-table``), keyed by the deck's name and width and by the
-source of both the renderer and vision's glyph reader, so changing either
+source of both the renderer and vision's glyph reader and by the shipped glyph
+model (a profile's own classifier layers are fitted on it), so changing any
 recalibrates instead of reusing a stale profile.
 
 Example::
@@ -41,6 +42,8 @@ _KEY_MODULES = (
     "hardware_sim.cards.layouts",
     "hardware_sim.camera.frames",
     "vision.calibrate",
+    "vision.adapt",
+    "vision.glyph_damage",
     "vision.blurred",
     "vision.detect",
     "vision.index",
@@ -73,6 +76,10 @@ def _source_digest() -> str:
         h.update(name.encode())
         if origin and os.path.exists(origin):
             h.update(Path(origin).read_bytes())
+    # a profile's own classifier layers are fitted on the shipped model's hidden layers
+    from importlib import resources
+
+    h.update((resources.files("vision") / "data" / "glyph_model.npz").read_bytes())
     return h.hexdigest()[:16]
 
 
