@@ -168,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --cache: read and cache, print no tally")
     ap.add_argument("--model", type=Path, default=None,
                     help="a glyph model file to read with instead of the shipped one")
-    ap.add_argument("--no-adapt", action="store_true",
-                    help="calibrate profiles without the deck's own classifier output layers "
-                    "(vision.adapt): what profiles read before the sixteenth pass")
+    ap.add_argument("--adapt", action="store_true",
+                    help="calibrate profiles with the deck's own classifier output layers "
+                    "(vision.adapt; tried in the sixteenth pass, not shipped)")
     ap.add_argument("--no-body", action="store_true",
                     help="read the index corners only, not the card's pips (vision.pips): "
                     "what the tables read before the body was a witness")
@@ -203,10 +203,10 @@ def main(argv: list[str] | None = None) -> int:
         import vision.glyph_model as gm
 
         gm._model = gm.load_glyph_model(args.model)
-    if args.no_adapt:
+    if args.adapt:
         import vision.calibrate
 
-        vision.calibrate.ADAPT = False
+        vision.calibrate.ADAPT = True
     generic = Recognizer(body=not args.no_body)
     records: list[dict[str, object]] = []
     # why the frames of cards that ended unsure (fused) answered nothing

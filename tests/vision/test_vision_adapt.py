@@ -154,3 +154,14 @@ def test_the_head_is_saved_and_loaded_with_the_profile(builtin_deck, head, tmp_p
     for name in ("rank_w2", "rank_b2", "suit_w2", "suit_b2"):
         # stored as float16: within half a unit in the last place of float16
         assert np.allclose(getattr(loaded, name), getattr(head, name), rtol=1e-3, atol=1e-4)
+
+
+def test_calibration_fits_the_layers_only_when_asked(builtin_deck, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import vision.calibrate as calibrate
+
+    faces = {code: calibration_image(builtin_deck, code) for code in CARD_CODES}
+    assert calibrate.ADAPT is False  # not shipped: docs/vision.md, sixteenth pass
+    assert calibrate.calibrate_images(faces, name="plain").head is None
+    monkeypatch.setattr(calibrate, "ADAPT", True)
+    own = calibrate.calibrate_images(faces, name="own").head
+    assert own is not None and own.fits(glyph_model())
