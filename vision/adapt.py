@@ -8,14 +8,20 @@ new typefaces the overhead camera therefore left as many cards unsure with a
 profile as without (``docs/vision.md``, fourteenth and fifteenth passes).
 
 Calibration already holds what the classifier lacks: the deck's own glyphs,
-clean and blurred.  So it keeps the classifier's hidden layer (what a glyph
+clean and blurred.  So a head keeps the classifier's hidden layer (what a glyph
 looks like, learned from many typefaces) and refits only the output layer on
 those glyphs and damaged copies of them (``vision.glyph_damage``), pulled
 toward the shipped layer (``PULL``) so that whatever the deck does not show
 (the "not a standard index" class, damage the copies do not imitate) stays as
-trained.  The result is a :class:`Head`: two small matrices kept in the
+trained.  The result is a :class:`Head`: two small output layers kept in the
 profile, tied to the model they were fitted on (``model_digest``): a profile
 fitted on another model reads with that model's own layer.
+
+The recogniser takes a corner's evidence (for fusing frames) from a head, and
+its vote from the shipped layers.  Calibration fits no head by default
+(``vision.calibrate.ADAPT``): heads failed their ship rule, one kept-out
+deck's 2 of clubs named the 7 from their evidence (``docs/vision.md``,
+"Sixteenth pass"); ``benchmarks/vision_fuse.py --adapt`` measures them.
 
 Pure: a seeded generator, no I/O; the same glyphs give the same head.
 """
