@@ -36,3 +36,15 @@ def test_the_averaged_network_gives_the_mean_of_the_two_networks_logits() -> Non
     np.testing.assert_allclose(merged.logits(x), expected, rtol=1e-4, atol=1e-4)
     # and it is not simply either network
     assert np.abs(merged.logits(x) - a.logits(x)).max() > 0.1
+
+
+def test_a_weighted_average_gives_each_network_its_share() -> None:
+    # a file averaging two networks, and a third at weight 1/3: each of the
+    # three counts a third (worked out: (1 - 1/3) * (a + b) / 2 + c / 3)
+    rng = np.random.default_rng(6)
+    a, b, c = (_mlp(rng, 9, h, "AB?") for h in (5, 3, 4))
+    three = average(average(a, b), c, 1 / 3)
+    x = rng.standard_normal((40, 9)).astype(np.float32) * 3
+    expected = (a.logits(x) + b.logits(x) + c.logits(x)) / 3
+    assert three.w1.shape == (9, 12)
+    np.testing.assert_allclose(three.logits(x), expected, rtol=1e-4, atol=1e-4)
