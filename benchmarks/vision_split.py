@@ -31,7 +31,8 @@ typefaces from eight more Debian font packages (``fresh_missing`` covers it).
 :data:`TYPEFACE2_HELD_OUT` is a seventh, made like the sixth when it had been
 read, to measure the thirteenth pass's model and last tries; and
 :data:`TYPEFACE3_HELD_OUT` an eighth, made when the seventh had been read;
-:data:`TYPEFACE4_HELD_OUT` a ninth, made when the eighth had been read.
+:data:`TYPEFACE4_HELD_OUT` a ninth, made when the eighth had been read, and
+:data:`TYPEFACE5_HELD_OUT` a tenth, made when the ninth had been read.
 """
 
 from __future__ import annotations
@@ -331,6 +332,35 @@ TYPEFACE4_HELD_OUT = (
     "font:Berenis ADF Pro/bold",           # fonts-adf-berenis
 )
 
+#: Fifth typeface held-out group (the tenth), made on 2026-12-04 after the
+#: sixteenth pass, when the ninth had been read and no unread group was left,
+#: for the next change to the recogniser: font decks like TYPEFACE4_HELD_OUT, in
+#: faces from eight Debian packages installed that day and never trained on;
+#: none is trained on, none a clone or a look-alike of a trained face (Century
+#: Catalogue, first considered, is a Century like URW's C059, and GFS Bodoni
+#: and Doulos SIL were passed over as a Didot's and a Times's cousins), none a
+#: face of an earlier group, and none was drawn or looked at before its read
+#: (fonts-linex, first installed, holds school and phonetic faces; Inconsolata
+#: comes in one medium weight: both replaced before anything was drawn).  Chosen
+#: for index shapes common on printed decks: a sturdy serif (Tribun ADF Std
+#: bold), a Fournier-like text face (Fanwood Text), an old-style book face
+#: (Goudy Bookletter 1911), a humanist sans (Verana Sans bold), a Romain du
+#: Roi-like serif (Romande ADF Std, demibold), a face averaged from many sans
+#: faces (Averia Sans GWF bold), a monospace (mononoki bold) and a face of the
+#: ADF foundry chosen by name only (Ikarius ADF Std bold).  READ ONCE, at the
+#: end (``--typefaces5`` of in_shoe_bench.py and vision_fuse.py); never tune,
+#: train or choose anything on it.  Its cards are all standard.
+TYPEFACE5_HELD_OUT = (
+    "font:Tribun ADF Std/bold",            # fonts-adf-tribun
+    "font:Fanwood Text",                   # fonts-fanwood
+    "font:Goudy Bookletter 1911",          # fonts-goudybookletter
+    "font:Verana Sans/bold",               # fonts-adf-verana
+    "font:Romande ADF Std/bold",           # fonts-adf-romande (its demibold)
+    "font:Averia Sans GWF/bold",           # fonts-averia-sans-gwf
+    "font:mononoki/bold",                  # fonts-mononoki
+    "font:Ikarius ADF Std/bold",           # fonts-adf-ikarius
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -482,6 +512,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces2": TYPEFACE2_HELD_OUT,
     "--typefaces3": TYPEFACE3_HELD_OUT,
     "--typefaces4": TYPEFACE4_HELD_OUT,
+    "--typefaces5": TYPEFACE5_HELD_OUT,
 }
 
 
@@ -506,6 +537,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                      "with the apt-get line if a font is missing"),
     "--typefaces4": (TYPEFACE4_HELD_OUT, "the fourth typeface held-out group "
                      "(TYPEFACE4_HELD_OUT, made 2026-12-04 after the fifteenth pass); stops "
+                     "with the apt-get line if a font is missing"),
+    "--typefaces5": (TYPEFACE5_HELD_OUT, "the fifth typeface held-out group "
+                     "(TYPEFACE5_HELD_OUT, made 2026-12-04 after the sixteenth pass); stops "
                      "with the apt-get line if a font is missing"),
 }
 

@@ -23,8 +23,8 @@
 # (benchmarks/vision_split.py FONT_STRESS), and the sixth held-out group's
 # typefaces (vision_split.py TYPEFACE_HELD_OUT, read by `--typefaces`) and the
 # seventh's (TYPEFACE2_HELD_OUT, `--typefaces2`), the eighth's
-# (TYPEFACE3_HELD_OUT, `--typefaces3`) and the ninth's (TYPEFACE4_HELD_OUT,
-# `--typefaces4`).
+# (TYPEFACE3_HELD_OUT, `--typefaces3`), the ninth's (TYPEFACE4_HELD_OUT,
+# `--typefaces4`) and the tenth's (TYPEFACE5_HELD_OUT, `--typefaces5`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +36,8 @@ missing=()
 [ -f /usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf ] || missing+=(fonts-crosextra-caladea)
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 # family (as fc-list names it) and its package: training faces, FONT_STRESS, then
-# the sixth, seventh, eighth and ninth held-out groups (TYPEFACE_HELD_OUT,
-# TYPEFACE2_HELD_OUT, TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT)
+# the sixth to tenth held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT,
+# TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT, TYPEFACE5_HELD_OUT)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -64,7 +64,11 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Accanthis ADF Std:fonts-adf-accanthis" "Libris ADF Std:fonts-adf-libris" \
         "Universalis ADF Std:fonts-adf-universalis" "Irianis ADF Std:fonts-adf-irianis" \
         "Prociono:fonts-prociono" "GFS Neohellenic:fonts-gfs-neohellenic" \
-        "BetecknaGSCondensed:fonts-beteckna" "Berenis ADF Pro:fonts-adf-berenis"; do
+        "BetecknaGSCondensed:fonts-beteckna" "Berenis ADF Pro:fonts-adf-berenis" \
+        "Tribun ADF Std:fonts-adf-tribun" "Fanwood Text:fonts-fanwood" \
+        "Goudy Bookletter 1911:fonts-goudybookletter" "Verana Sans:fonts-adf-verana" \
+        "Romande ADF Std:fonts-adf-romande" "Averia Sans GWF:fonts-averia-sans-gwf" \
+        "mononoki:fonts-mononoki" "Ikarius ADF Std:fonts-adf-ikarius"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

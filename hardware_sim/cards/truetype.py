@@ -113,6 +113,15 @@ FONT_PACKAGES: dict[str, str] = {
     "GFS Neohellenic": "fonts-gfs-neohellenic",
     "BetecknaGSCondensed": "fonts-beteckna",
     "Berenis ADF Pro": "fonts-adf-berenis",
+    # the tenth held-out group: typefaces (benchmarks/vision_split.py TYPEFACE5_HELD_OUT)
+    "Tribun ADF Std": "fonts-adf-tribun",
+    "Fanwood Text": "fonts-fanwood",
+    "Goudy Bookletter 1911": "fonts-goudybookletter",
+    "Verana Sans": "fonts-adf-verana",
+    "Romande ADF Std": "fonts-adf-romande",
+    "Averia Sans GWF": "fonts-averia-sans-gwf",
+    "mononoki": "fonts-mononoki",
+    "Ikarius ADF Std": "fonts-adf-ikarius",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

@@ -40,6 +40,8 @@ def _split() -> ModuleType:
     ("font:Roadgeek 2014 Series C", "--typefaces3"),
     ("font:Irianis ADF Std/bold", "--typefaces4"),
     ("font:BetecknaGSCondensed/bold", "--typefaces4"),
+    ("font:Goudy Bookletter 1911", "--typefaces5"),
+    ("font:mononoki/bold", "--typefaces5"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),
