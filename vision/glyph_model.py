@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import FOREIGN, RANKS, SUITS
+from vision.glyph_cnn import GlyphCnn
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -199,12 +200,7 @@ class Mlp:
 
     def probs(self, x: FloatArray) -> FloatArray:
         """Class probabilities for one vector (1-D) or a batch (2-D)."""
-        e = self.logits(x)
-        e -= e.max(axis=-1, keepdims=True)
-        np.exp(e, out=e)
-        e /= e.sum(axis=-1, keepdims=True)
-        out: FloatArray = e.astype(np.float32, copy=False)
-        return out
+        return _softmax(self.logits(x))
 
     def arrays(self, prefix: str) -> dict[str, Any]:
         return {
@@ -226,13 +222,29 @@ class Mlp:
 
 @dataclass(frozen=True)
 class GlyphModel:
-    """Rank and suit classifiers plus the acceptance thresholds tuned with them."""
+    """Rank and suit classifiers plus the acceptance thresholds tuned with them.
+
+    With ``rank_cnn``, a corner's rank logits are the perceptron's and the
+    convolutional reader's mixed, ``cnn_weight`` the reader's share
+    (``rank_probs``); the suit is the perceptron's alone.
+    """
 
     rank: Mlp
     suit: Mlp
     #: a corner's rank / suit is accepted only with at least this probability
     min_rank_prob: float = 0.9
     min_suit_prob: float = 0.9
+    rank_cnn: GlyphCnn | None = None
+    cnn_weight: float = 0.0
+
+    def rank_probs(self, rank_f: FloatArray, ink: FloatArray) -> FloatArray:
+        """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""
+        if self.rank_cnn is None:
+            return self.rank.probs(rank_f)
+        e = self.rank.logits(rank_f)
+        e *= 1 - self.cnn_weight
+        e += self.cnn_weight * self.rank_cnn.logits(square_glyph(ink)[None])[0]
+        return _softmax(e)
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -242,12 +254,24 @@ class GlyphModel:
             "suit_classes": self.suit.classes,
             "min_rank_prob": self.min_rank_prob,
             "min_suit_prob": self.min_suit_prob,
+            "cnn_weight": self.cnn_weight,
         }
+        arrays: dict[str, Any] = {
+            "meta": np.array(json.dumps(meta)), **self.rank.arrays("rank"),
+            **self.suit.arrays("suit"),
+        }
+        if self.rank_cnn is not None:
+            arrays["rank_cnn_onnx"] = np.frombuffer(self.rank_cnn.onnx, np.uint8)
         with open(path, "wb") as fh:
-            np.savez_compressed(
-                fh, meta=np.array(json.dumps(meta)), **self.rank.arrays("rank"),
-                **self.suit.arrays("suit"),
-            )
+            np.savez_compressed(fh, **arrays)
+
+
+def _softmax(e: FloatArray) -> FloatArray:
+    e -= e.max(axis=-1, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=-1, keepdims=True)
+    out: FloatArray = e.astype(np.float32, copy=False)
+    return out
 
 
 class GlyphModelError(Exception):
@@ -262,9 +286,12 @@ def load_glyph_model(path: str | Path) -> GlyphModel:
                 raise GlyphModelError(f"{path} is not a glyph model of this version")
             rank = Mlp.from_arrays(z, "rank", meta["rank_classes"])
             suit = Mlp.from_arrays(z, "suit", meta["suit_classes"])
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+            cnn = (GlyphCnn(z["rank_cnn_onnx"].tobytes(), rank.classes)
+                   if "rank_cnn_onnx" in z.files else None)
+    except (OSError, ValueError, KeyError, json.JSONDecodeError, cv2.error) as exc:
         raise GlyphModelError(f"{path} is not a glyph model ({exc})") from None
-    return GlyphModel(rank, suit, float(meta["min_rank_prob"]), float(meta["min_suit_prob"]))
+    return GlyphModel(rank, suit, float(meta["min_rank_prob"]), float(meta["min_suit_prob"]),
+                      cnn, float(meta.get("cnn_weight", 0.0)) if cnn is not None else 0.0)
 
 
 _model: GlyphModel | None = None

@@ -314,7 +314,7 @@ class Recognizer:
         """A corner read by the generic classifier: probabilities, not templates."""
         m = self.model
         rank_f, suit_f = features_of((g.rank_ink, g.suit_ink))
-        pr = m.rank.probs(rank_f)
+        pr = m.rank_probs(rank_f, g.rank_ink)
         ps = m.suit.probs(suit_f)
         ri, si = int(np.argmax(pr)), int(np.argmax(ps))
         rank, suit = m.rank.classes[ri], m.suit.classes[si]
