@@ -33,6 +33,15 @@ class GlyphCnn:
         self.onnx = onnx
         self._net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
 
+    def __getstate__(self) -> dict[str, object]:
+        # an OpenCV network cannot be pickled: a worker process rebuilds it
+        return {"onnx": self.onnx, "classes": self.classes}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        onnx, classes = state["onnx"], state["classes"]
+        assert isinstance(onnx, bytes) and isinstance(classes, str)
+        self.__init__(onnx, classes)  # type: ignore[misc]
+
     def logits(self, squares: FloatArray) -> FloatArray:
         """One row of logits per square of ``squares`` (n, side, side)."""
         self._net.setInput(np.ascontiguousarray(squares[:, None], np.float32))

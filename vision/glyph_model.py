@@ -241,9 +241,10 @@ class GlyphModel:
         """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""
         if self.rank_cnn is None:
             return self.rank.probs(rank_f)
-        e = self.rank.logits(rank_f)
-        e *= 1 - self.cnn_weight
-        e += self.cnn_weight * self.rank_cnn.logits(square_glyph(ink)[None])[0]
+        e = self.rank_cnn.logits(square_glyph(ink)[None])[0]
+        if self.cnn_weight < 1:  # (at 1 the perceptron's logits would count nothing)
+            e *= self.cnn_weight
+            e += (1 - self.cnn_weight) * self.rank.logits(rank_f)
         return _softmax(e)
 
     def save(self, path: str | Path) -> None:

@@ -9,6 +9,7 @@ training framework.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -113,6 +114,9 @@ def test_opencv_runs_the_network_as_the_reference_does() -> None:
     # one glyph at a time gives the same rows (the recogniser reads corner by corner)
     one = GlyphCnn(net, RANK_CLASSES).logits(squares[3:4])
     np.testing.assert_allclose(one[0], got[3], rtol=1e-5, atol=1e-5)
+    # a copy sent to a worker process rebuilds its network
+    copy = pickle.loads(pickle.dumps(GlyphCnn(net, RANK_CLASSES)))
+    np.testing.assert_array_equal(copy.logits(squares), got)
 
 
 def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> None:
