@@ -40,7 +40,7 @@ from torch import nn  # noqa: E402
 
 from vision.glyph_cnn import CHANNELS, HIDDEN  # noqa: E402
 from vision.glyph_damage import augment  # noqa: E402
-from vision.glyph_model import RANK_CLASSES, SIDE, square_glyph  # noqa: E402
+from vision.glyph_model import RANK_CLASSES, SIDE, SUIT_CLASSES, square_glyph  # noqa: E402
 
 GLYPHS = CACHE.with_name(f"{CACHE.stem}-styles6-more2.npz")
 
@@ -75,12 +75,12 @@ def squares(packed: np.ndarray, labels: np.ndarray, rng: np.random.Generator, co
     return out, ys
 
 
-def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 256
-          ) -> nn.Sequential:
-    """Cross-entropy with label smoothing, class weights, AdamW, a cosine schedule."""
+def train(x: np.ndarray, y: np.ndarray, classes: str, *, epochs: int, seed: int,
+          batch: int = 256) -> nn.Sequential:
+    """Cross-entropy with label smoothing, class weights, AdamW, a one-cycle schedule."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    c = len(RANK_CLASSES)
+    c = len(classes)
     counts = np.bincount(y, minlength=c).astype(np.float32)
     weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / c) ** 0.5)
     model = network(c)
@@ -109,13 +109,13 @@ def train(x: np.ndarray, y: np.ndarray, *, epochs: int, seed: int, batch: int = 
     return model
 
 
-def accuracy(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> str:
+def accuracy(model: nn.Sequential, x: np.ndarray, y: np.ndarray, classes: str) -> str:
     with torch.no_grad():
         logits = model(torch.from_numpy(x).unsqueeze(1).float() / 255)
     p = torch.softmax(logits, 1)
     conf, best = p.max(1)
     yt = torch.from_numpy(y)
-    q = len(RANK_CLASSES) - 1
+    q = len(classes) - 1
     std = yt != q
     lines = [f"top-1 {float((best == yt).float().mean()):.4f} on {len(y)} glyphs"]
     for thr in (0.7, 0.85, 0.95):
@@ -129,7 +129,10 @@ def accuracy(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--glyphs", type=Path, default=GLYPHS,
-                    help="the rank glyph cache (build_generic_profile.py --extra-rank-fonts)")
+                    help="the glyph cache (build_generic_profile.py --extra-rank-fonts)")
+    ap.add_argument("--task", choices=("rank", "suit"), default="rank",
+                    help="the rank reader, or the suit reader (seventeenth pass, second "
+                    "candidate: docs/vision.md)")
     ap.add_argument("--copies", type=int, default=6, help="damaged copies per glyph")
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
@@ -138,21 +141,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
+    classes = RANK_CLASSES if args.task == "rank" else SUIT_CLASSES
     with np.load(args.glyphs) as z:
-        packed, labels, groups = z["rank_x"], z["rank_y"], z["rank_g"]
-    y = np.array([RANK_CLASSES.index(str(s)) for s in labels])
+        packed, labels = z[f"{args.task}_x"], z[f"{args.task}_y"]
+        groups = z[f"{args.task}_g"]
+    y = np.array([classes.index(str(s)) for s in labels])
     val = np.isin(groups, VAL_GROUPS) if args.validate else np.zeros(len(y), bool)
-    print(f"rank: {len(y)} glyphs ({int(val.sum())} held out), "
+    print(f"{args.task}: {len(y)} glyphs ({int(val.sum())} held out), "
           f"per class {dict(Counter(str(s) for s in labels))}", flush=True)
     rng = np.random.default_rng(args.seed)
     t = time.perf_counter()
     x_train, y_train = squares(packed[~val], y[~val], rng, args.copies)
     print(f"  {len(y_train)} squares in {time.perf_counter() - t:.0f} s", flush=True)
-    model = train(x_train, y_train, epochs=args.epochs, seed=args.seed)
-    print(f"  training glyphs: {accuracy(model, x_train[:: 1 + args.copies], y[~val])}")
+    model = train(x_train, y_train, classes, epochs=args.epochs, seed=args.seed)
+    print(f"  training glyphs: {accuracy(model, x_train[:: 1 + args.copies], y[~val], classes)}")
     if args.validate:
         x_val, y_val = squares(packed[val], y[val], rng, 0)
-        print(f"  held-out groups: {accuracy(model, x_val, y_val)}")
+        print(f"  held-out groups: {accuracy(model, x_val, y_val, classes)}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, (torch.zeros(1, 1, SIDE, SIDE),), str(args.out),
                       input_names=["glyph"], output_names=["logits"],

@@ -226,7 +226,7 @@ class GlyphModel:
 
     With ``rank_cnn``, a corner's rank logits are the perceptron's and the
     convolutional reader's mixed, ``cnn_weight`` the reader's share
-    (``rank_probs``); the suit is the perceptron's alone.
+    (``rank_probs``); likewise the suit with ``suit_cnn`` (``suit_probs``).
     """
 
     rank: Mlp
@@ -236,16 +236,16 @@ class GlyphModel:
     min_suit_prob: float = 0.9
     rank_cnn: GlyphCnn | None = None
     cnn_weight: float = 0.0
+    suit_cnn: GlyphCnn | None = None
+    suit_cnn_weight: float = 0.0
 
     def rank_probs(self, rank_f: FloatArray, ink: FloatArray) -> FloatArray:
         """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""
-        if self.rank_cnn is None:
-            return self.rank.probs(rank_f)
-        e = self.rank_cnn.logits(square_glyph(ink)[None])[0]
-        if self.cnn_weight < 1:  # (at 1 the perceptron's logits would count nothing)
-            e *= self.cnn_weight
-            e += (1 - self.cnn_weight) * self.rank.logits(rank_f)
-        return _softmax(e)
+        return _mixed(self.rank, self.rank_cnn, self.cnn_weight, rank_f, ink)
+
+    def suit_probs(self, suit_f: FloatArray, ink: FloatArray) -> FloatArray:
+        """Suit probabilities of one glyph crop ``ink`` whose features are ``suit_f``."""
+        return _mixed(self.suit, self.suit_cnn, self.suit_cnn_weight, suit_f, ink)
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -256,6 +256,7 @@ class GlyphModel:
             "min_rank_prob": self.min_rank_prob,
             "min_suit_prob": self.min_suit_prob,
             "cnn_weight": self.cnn_weight,
+            "suit_cnn_weight": self.suit_cnn_weight,
         }
         arrays: dict[str, Any] = {
             "meta": np.array(json.dumps(meta)), **self.rank.arrays("rank"),
@@ -263,8 +264,23 @@ class GlyphModel:
         }
         if self.rank_cnn is not None:
             arrays["rank_cnn_onnx"] = np.frombuffer(self.rank_cnn.onnx, np.uint8)
+        if self.suit_cnn is not None:
+            arrays["suit_cnn_onnx"] = np.frombuffer(self.suit_cnn.onnx, np.uint8)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
+
+
+def _mixed(mlp: Mlp, cnn: GlyphCnn | None, weight: float, f: FloatArray, ink: FloatArray
+           ) -> FloatArray:
+    """Softmax of ``(1 - weight)`` times the perceptron's logits plus ``weight``
+    times the network's (the perceptron alone without a network)."""
+    if cnn is None:
+        return mlp.probs(f)
+    e = cnn.logits(square_glyph(ink)[None])[0]
+    if weight < 1:  # (at 1 the perceptron's logits would count nothing)
+        e *= weight
+        e += (1 - weight) * mlp.logits(f)
+    return _softmax(e)
 
 
 def _softmax(e: FloatArray) -> FloatArray:
@@ -289,10 +305,14 @@ def load_glyph_model(path: str | Path) -> GlyphModel:
             suit = Mlp.from_arrays(z, "suit", meta["suit_classes"])
             cnn = (GlyphCnn(z["rank_cnn_onnx"].tobytes(), rank.classes)
                    if "rank_cnn_onnx" in z.files else None)
+            suit_cnn = (GlyphCnn(z["suit_cnn_onnx"].tobytes(), suit.classes)
+                        if "suit_cnn_onnx" in z.files else None)
     except (OSError, ValueError, KeyError, json.JSONDecodeError, cv2.error) as exc:
         raise GlyphModelError(f"{path} is not a glyph model ({exc})") from None
     return GlyphModel(rank, suit, float(meta["min_rank_prob"]), float(meta["min_suit_prob"]),
-                      cnn, float(meta.get("cnn_weight", 0.0)) if cnn is not None else 0.0)
+                      cnn, float(meta.get("cnn_weight", 0.0)) if cnn is not None else 0.0,
+                      suit_cnn,
+                      float(meta.get("suit_cnn_weight", 0.0)) if suit_cnn is not None else 0.0)
 
 
 _model: GlyphModel | None = None

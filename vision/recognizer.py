@@ -315,7 +315,7 @@ class Recognizer:
         m = self.model
         rank_f, suit_f = features_of((g.rank_ink, g.suit_ink))
         pr = m.rank_probs(rank_f, g.rank_ink)
-        ps = m.suit.probs(suit_f)
+        ps = m.suit_probs(suit_f, g.suit_ink)
         ri, si = int(np.argmax(pr)), int(np.argmax(ps))
         rank, suit = m.rank.classes[ri], m.suit.classes[si]
         flipped = False

@@ -22,6 +22,7 @@ from vision.glyph_cnn import GlyphCnn
 from vision.glyph_model import (
     RANK_CLASSES,
     SIDE,
+    SUIT_CLASSES,
     GlyphModelError,
     features,
     glyph_model,
@@ -30,7 +31,8 @@ from vision.glyph_model import (
 )
 
 
-def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int = 10) -> bytes:
+def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int = 10,
+                    classes: str = RANK_CLASSES) -> bytes:
     """A network of the shipped shape (conv+BN-folded bias, ReLU, 2x2 max pool, twice;
     flatten; two dense layers) with random weights, built node by node."""
     rng = np.random.default_rng(seed)
@@ -40,8 +42,8 @@ def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int =
         "w1": rng.normal(0, 0.5, (c1, 1, 3, 3)), "b1": rng.normal(0, 0.1, c1),
         "w2": rng.normal(0, 0.3, (c2, c1, 3, 3)), "b2": rng.normal(0, 0.1, c2),
         "w3": rng.normal(0, 0.1, (hidden, flat)), "b3": rng.normal(0, 0.1, hidden),
-        "w4": rng.normal(0, 0.3, (len(RANK_CLASSES), hidden)),
-        "b4": rng.normal(0, 0.1, len(RANK_CLASSES)),
+        "w4": rng.normal(0, 0.3, (len(classes), hidden)),
+        "b4": rng.normal(0, 0.1, len(classes)),
     }
     inits = [numpy_helper.from_array(v.astype(np.float32), k) for k, v in weights.items()]
     conv = {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}
@@ -62,7 +64,7 @@ def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int =
         nodes, "rank",
         [helper.make_tensor_value_info("glyph", TensorProto.FLOAT, ["n", 1, SIDE, SIDE])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
-                                       ["n", len(RANK_CLASSES)])],
+                                       ["n", len(classes)])],
         inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     onnx.checker.check_model(model)
@@ -135,21 +137,35 @@ def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> 
     # without a network, the perceptron's probabilities unchanged
     np.testing.assert_array_equal(replace(base, rank_cnn=None).rank_probs(f, ink),
                                   base.rank.probs(f))
+    # the suit likewise, with its own network and weight, the rank untouched
+    suit_cnn = GlyphCnn(_random_network(6, classes=SUIT_CLASSES), SUIT_CLASSES)
+    suit_mixed = replace(base, suit_cnn=suit_cnn, suit_cnn_weight=0.6)
+    e = 0.4 * base.suit.logits(f).astype(np.float64) + 0.6 * _reference(
+        suit_cnn.onnx, square_glyph(ink)[None, None])[0]
+    np.testing.assert_allclose(suit_mixed.suit_probs(f, ink), np.exp(e) / np.exp(e).sum(),
+                               rtol=1e-3, atol=1e-5)
+    np.testing.assert_array_equal(suit_mixed.rank_probs(f, ink), base.rank.probs(f))
 
 
 def test_a_model_file_keeps_its_network_and_weight(tmp_path: Path) -> None:
-    net = _random_network(4)
-    mixed = replace(glyph_model(), rank_cnn=GlyphCnn(net, RANK_CLASSES), cnn_weight=0.4)
+    net, suit_net = _random_network(4), _random_network(7, classes=SUIT_CLASSES)
+    mixed = replace(glyph_model(), rank_cnn=GlyphCnn(net, RANK_CLASSES), cnn_weight=0.4,
+                    suit_cnn=GlyphCnn(suit_net, SUIT_CLASSES), suit_cnn_weight=0.7)
     path = tmp_path / "m.npz"
     mixed.save(path)
     back = load_glyph_model(path)
     assert back.rank_cnn is not None and back.rank_cnn.onnx == net
     assert back.cnn_weight == pytest.approx(0.4)
+    assert back.suit_cnn is not None and back.suit_cnn.onnx == suit_net
+    assert back.suit_cnn.classes == SUIT_CLASSES
+    assert back.suit_cnn_weight == pytest.approx(0.7)
     # a file without a network loads with none, whatever weight its metadata says
     plain = tmp_path / "plain.npz"
-    replace(mixed, rank_cnn=None).save(plain)
+    replace(mixed, rank_cnn=None, suit_cnn=None).save(plain)
     assert load_glyph_model(plain).rank_cnn is None
     assert load_glyph_model(plain).cnn_weight == 0.0
+    assert load_glyph_model(plain).suit_cnn is None
+    assert load_glyph_model(plain).suit_cnn_weight == 0.0
 
 
 def test_a_file_with_a_broken_network_is_refused(tmp_path: Path) -> None:
