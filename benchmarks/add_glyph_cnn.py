@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suit", type=Path, help="the suit network (train_glyph_cnn.py --task suit)")
     ap.add_argument("--suit-weight", type=float, default=1.0,
                     help="the suit network's share of the logits (default: %(default)s)")
+    ap.add_argument("--agree", action="store_true",
+                    help="mix a network in only where it names the perceptron's class")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     if not (0 < args.weight <= 1 and 0 < args.suit_weight <= 1):
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.suit is not None:
         model = replace(model, suit_cnn=_network(args.suit, model.suit.classes),
                         suit_cnn_weight=args.suit_weight)
-    model.save(args.out)
+    replace(model, cnn_agree=args.agree).save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
 

@@ -238,14 +238,19 @@ class GlyphModel:
     cnn_weight: float = 0.0
     suit_cnn: GlyphCnn | None = None
     suit_cnn_weight: float = 0.0
+    #: mix a network in only where its top class is the perceptron's (else the
+    #: perceptron alone): a network may make the perceptron surer, never change
+    #: its mind (docs/vision.md, seventeenth pass, third candidate)
+    cnn_agree: bool = False
 
     def rank_probs(self, rank_f: FloatArray, ink: FloatArray) -> FloatArray:
         """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""
-        return _mixed(self.rank, self.rank_cnn, self.cnn_weight, rank_f, ink)
+        return _mixed(self.rank, self.rank_cnn, self.cnn_weight, rank_f, ink, self.cnn_agree)
 
     def suit_probs(self, suit_f: FloatArray, ink: FloatArray) -> FloatArray:
         """Suit probabilities of one glyph crop ``ink`` whose features are ``suit_f``."""
-        return _mixed(self.suit, self.suit_cnn, self.suit_cnn_weight, suit_f, ink)
+        return _mixed(self.suit, self.suit_cnn, self.suit_cnn_weight, suit_f, ink,
+                      self.cnn_agree)
 
     def save(self, path: str | Path) -> None:
         meta = {
@@ -257,6 +262,7 @@ class GlyphModel:
             "min_suit_prob": self.min_suit_prob,
             "cnn_weight": self.cnn_weight,
             "suit_cnn_weight": self.suit_cnn_weight,
+            "cnn_agree": self.cnn_agree,
         }
         arrays: dict[str, Any] = {
             "meta": np.array(json.dumps(meta)), **self.rank.arrays("rank"),
@@ -270,16 +276,20 @@ class GlyphModel:
             np.savez_compressed(fh, **arrays)
 
 
-def _mixed(mlp: Mlp, cnn: GlyphCnn | None, weight: float, f: FloatArray, ink: FloatArray
-           ) -> FloatArray:
+def _mixed(mlp: Mlp, cnn: GlyphCnn | None, weight: float, f: FloatArray, ink: FloatArray,
+           agree: bool = False) -> FloatArray:
     """Softmax of ``(1 - weight)`` times the perceptron's logits plus ``weight``
-    times the network's (the perceptron alone without a network)."""
+    times the network's (the perceptron alone without a network, or with
+    ``agree`` where the two name different classes)."""
     if cnn is None:
         return mlp.probs(f)
     e = cnn.logits(square_glyph(ink)[None])[0]
-    if weight < 1:  # (at 1 the perceptron's logits would count nothing)
+    if weight < 1 or agree:
+        own = mlp.logits(f)
+        if agree and int(np.argmax(own)) != int(np.argmax(e)):
+            return _softmax(own)
         e *= weight
-        e += (1 - weight) * mlp.logits(f)
+        e += (1 - weight) * own
     return _softmax(e)
 
 
@@ -312,7 +322,8 @@ def load_glyph_model(path: str | Path) -> GlyphModel:
     return GlyphModel(rank, suit, float(meta["min_rank_prob"]), float(meta["min_suit_prob"]),
                       cnn, float(meta.get("cnn_weight", 0.0)) if cnn is not None else 0.0,
                       suit_cnn,
-                      float(meta.get("suit_cnn_weight", 0.0)) if suit_cnn is not None else 0.0)
+                      float(meta.get("suit_cnn_weight", 0.0)) if suit_cnn is not None else 0.0,
+                      bool(meta.get("cnn_agree", False)))
 
 
 _model: GlyphModel | None = None

@@ -32,7 +32,7 @@ from vision.glyph_model import (
 
 
 def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int = 10,
-                    classes: str = RANK_CLASSES) -> bytes:
+                    classes: str = RANK_CLASSES, favour: int | None = None) -> bytes:
     """A network of the shipped shape (conv+BN-folded bias, ReLU, 2x2 max pool, twice;
     flatten; two dense layers) with random weights, built node by node."""
     rng = np.random.default_rng(seed)
@@ -45,6 +45,8 @@ def _random_network(seed: int, channels: tuple[int, int] = (4, 6), hidden: int =
         "w4": rng.normal(0, 0.3, (len(classes), hidden)),
         "b4": rng.normal(0, 0.1, len(classes)),
     }
+    if favour is not None:  # this class wins whatever the glyph
+        weights["b4"][favour] += 100.0
     inits = [numpy_helper.from_array(v.astype(np.float32), k) for k, v in weights.items()]
     conv = {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}
     pool = {"kernel_shape": [2, 2], "strides": [2, 2]}
@@ -150,7 +152,8 @@ def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> 
 def test_a_model_file_keeps_its_network_and_weight(tmp_path: Path) -> None:
     net, suit_net = _random_network(4), _random_network(7, classes=SUIT_CLASSES)
     mixed = replace(glyph_model(), rank_cnn=GlyphCnn(net, RANK_CLASSES), cnn_weight=0.4,
-                    suit_cnn=GlyphCnn(suit_net, SUIT_CLASSES), suit_cnn_weight=0.7)
+                    suit_cnn=GlyphCnn(suit_net, SUIT_CLASSES), suit_cnn_weight=0.7,
+                    cnn_agree=True)
     path = tmp_path / "m.npz"
     mixed.save(path)
     back = load_glyph_model(path)
@@ -159,6 +162,7 @@ def test_a_model_file_keeps_its_network_and_weight(tmp_path: Path) -> None:
     assert back.suit_cnn is not None and back.suit_cnn.onnx == suit_net
     assert back.suit_cnn.classes == SUIT_CLASSES
     assert back.suit_cnn_weight == pytest.approx(0.7)
+    assert back.cnn_agree
     # a file without a network loads with none, whatever weight its metadata says
     plain = tmp_path / "plain.npz"
     replace(mixed, rank_cnn=None, suit_cnn=None).save(plain)
@@ -179,3 +183,23 @@ def test_a_file_with_a_broken_network_is_refused(tmp_path: Path) -> None:
     np.savez(broken, **arrays)  # type: ignore[arg-type]
     with pytest.raises(GlyphModelError, match="not a glyph model"):
         load_glyph_model(broken)
+
+
+def test_agreeing_networks_only_make_the_perceptron_surer() -> None:
+    """With ``cnn_agree``, a network that names another class changes nothing;
+    one that names the perceptron's class is mixed in at its weight."""
+    base = glyph_model()
+    ink = np.zeros((20, 12), np.float32)
+    ink[2:18, 4:8] = 1.0
+    f = features(ink)
+    mlp = base.rank.logits(f).astype(np.float64)
+    top = int(np.argmax(mlp))
+    for favour, agrees in (((top + 1) % len(RANK_CLASSES), False), (top, True)):
+        cnn = GlyphCnn(_random_network(8, favour=favour), RANK_CLASSES)
+        model = replace(base, rank_cnn=cnn, cnn_weight=0.5, cnn_agree=True)
+        conv = _reference(cnn.onnx, square_glyph(ink)[None, None])[0]
+        e = 0.5 * mlp + 0.5 * conv if agrees else mlp
+        want = np.exp(e - e.max()) / np.exp(e - e.max()).sum()
+        np.testing.assert_allclose(model.rank_probs(f, ink), want, rtol=1e-3, atol=1e-5)
+        # without agreement, the network would have its way
+        assert int(np.argmax(replace(model, cnn_agree=False).rank_probs(f, ink))) == favour
