@@ -28,23 +28,26 @@ from vision.glyph_cnn import GlyphCnn  # noqa: E402
 from vision.glyph_model import SIDE, load_glyph_model  # noqa: E402
 
 
-def _network(path: Path, classes: str) -> GlyphCnn:
-    cnn = GlyphCnn(path.read_bytes(), classes)
+def _network(paths: list[Path], classes: str) -> GlyphCnn:
     probe = np.random.default_rng(0).random((5, SIDE, SIDE)).astype(np.float32)
-    out = cnn.logits(probe)
-    if out.shape != (5, len(classes)) or not np.all(np.isfinite(out)):
-        raise SystemExit(f"{path} gives logits of shape {out.shape}, "
-                         f"not one per class of {classes!r}")
-    return cnn
+    for path in paths:
+        out = GlyphCnn(path.read_bytes(), classes).logits(probe)
+        if out.shape != (5, len(classes)) or not np.all(np.isfinite(out)):
+            raise SystemExit(f"{path} gives logits of shape {out.shape}, "
+                             f"not one per class of {classes!r}")
+    return GlyphCnn([p.read_bytes() for p in paths], classes)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model", type=Path, help="the glyph model file (perceptrons, thresholds)")
-    ap.add_argument("--rank", type=Path, help="the rank network (train_glyph_cnn.py --out)")
+    ap.add_argument("--rank", type=Path, nargs="+",
+                    help="the rank network (train_glyph_cnn.py --out), or several trained "
+                    "apart whose logits are averaged")
     ap.add_argument("--weight", type=float, default=1.0,
                     help="the rank network's share of the logits (default: %(default)s)")
-    ap.add_argument("--suit", type=Path, help="the suit network (train_glyph_cnn.py --task suit)")
+    ap.add_argument("--suit", type=Path, nargs="+",
+                    help="the suit network (train_glyph_cnn.py --task suit), or several")
     ap.add_argument("--suit-weight", type=float, default=1.0,
                     help="the suit network's share of the logits (default: %(default)s)")
     ap.add_argument("--agree", action="store_true",

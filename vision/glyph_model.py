@@ -268,10 +268,9 @@ class GlyphModel:
             "meta": np.array(json.dumps(meta)), **self.rank.arrays("rank"),
             **self.suit.arrays("suit"),
         }
-        if self.rank_cnn is not None:
-            arrays["rank_cnn_onnx"] = np.frombuffer(self.rank_cnn.onnx, np.uint8)
-        if self.suit_cnn is not None:
-            arrays["suit_cnn_onnx"] = np.frombuffer(self.suit_cnn.onnx, np.uint8)
+        for task, cnn in (("rank", self.rank_cnn), ("suit", self.suit_cnn)):
+            for i, member in enumerate(cnn.members if cnn is not None else ()):
+                arrays[_member_key(task, i)] = np.frombuffer(member, np.uint8)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
@@ -305,6 +304,19 @@ class GlyphModelError(Exception):
     pass
 
 
+def _member_key(task: str, i: int) -> str:
+    """The array holding member ``i`` of a task's network (the first keeps the
+    name a single network always had)."""
+    return f"{task}_cnn_onnx" + (f"_{i}" if i else "")
+
+
+def _networks(z: np.lib.npyio.NpzFile, task: str, classes: str) -> GlyphCnn | None:
+    members: list[bytes] = []
+    while _member_key(task, len(members)) in z.files:
+        members.append(z[_member_key(task, len(members))].tobytes())
+    return GlyphCnn(members, classes) if members else None
+
+
 def load_glyph_model(path: str | Path) -> GlyphModel:
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -313,10 +325,8 @@ def load_glyph_model(path: str | Path) -> GlyphModel:
                 raise GlyphModelError(f"{path} is not a glyph model of this version")
             rank = Mlp.from_arrays(z, "rank", meta["rank_classes"])
             suit = Mlp.from_arrays(z, "suit", meta["suit_classes"])
-            cnn = (GlyphCnn(z["rank_cnn_onnx"].tobytes(), rank.classes)
-                   if "rank_cnn_onnx" in z.files else None)
-            suit_cnn = (GlyphCnn(z["suit_cnn_onnx"].tobytes(), suit.classes)
-                        if "suit_cnn_onnx" in z.files else None)
+            cnn = _networks(z, "rank", rank.classes)
+            suit_cnn = _networks(z, "suit", suit.classes)
     except (OSError, ValueError, KeyError, json.JSONDecodeError, cv2.error) as exc:
         raise GlyphModelError(f"{path} is not a glyph model ({exc})") from None
     return GlyphModel(rank, suit, float(meta["min_rank_prob"]), float(meta["min_suit_prob"]),

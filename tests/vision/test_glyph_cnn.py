@@ -118,6 +118,11 @@ def test_opencv_runs_the_network_as_the_reference_does() -> None:
     # one glyph at a time gives the same rows (the recogniser reads corner by corner)
     one = GlyphCnn(net, RANK_CLASSES).logits(squares[3:4])
     np.testing.assert_allclose(one[0], got[3], rtol=1e-5, atol=1e-5)
+    # members trained apart: the mean of their logits
+    other = _random_network(10)
+    pair = GlyphCnn([net, other], RANK_CLASSES).logits(squares)
+    want = (_reference(net, squares[:, None]) + _reference(other, squares[:, None])) / 2
+    np.testing.assert_allclose(pair, want, rtol=1e-4, atol=1e-4)
     # a copy sent to a worker process rebuilds its network
     copy = pickle.loads(pickle.dumps(GlyphCnn(net, RANK_CLASSES)))
     np.testing.assert_array_equal(copy.logits(squares), got)
@@ -130,7 +135,7 @@ def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> 
     f = features(ink)
     cnn = GlyphCnn(_random_network(3), RANK_CLASSES)
     mlp = base.rank.logits(f).astype(np.float64)
-    conv = _reference(cnn.onnx, square_glyph(ink)[None, None])[0]
+    conv = _reference(cnn.members[0], square_glyph(ink)[None, None])[0]
     for weight in (0.25, 1.0):
         mixed = replace(base, rank_cnn=cnn, cnn_weight=weight)
         e = (1 - weight) * mlp + weight * conv
@@ -143,7 +148,7 @@ def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> 
     suit_cnn = GlyphCnn(_random_network(6, classes=SUIT_CLASSES), SUIT_CLASSES)
     suit_mixed = replace(base, suit_cnn=suit_cnn, suit_cnn_weight=0.6)
     e = 0.4 * base.suit.logits(f).astype(np.float64) + 0.6 * _reference(
-        suit_cnn.onnx, square_glyph(ink)[None, None])[0]
+        suit_cnn.members[0], square_glyph(ink)[None, None])[0]
     np.testing.assert_allclose(suit_mixed.suit_probs(f, ink), np.exp(e) / np.exp(e).sum(),
                                rtol=1e-3, atol=1e-5)
     np.testing.assert_array_equal(suit_mixed.rank_probs(f, ink), base.rank.probs(f))
@@ -151,15 +156,16 @@ def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> 
 
 def test_a_model_file_keeps_its_network_and_weight(tmp_path: Path) -> None:
     net, suit_net = _random_network(4), _random_network(7, classes=SUIT_CLASSES)
+    net2 = _random_network(9, classes=SUIT_CLASSES)
     mixed = replace(glyph_model(), rank_cnn=GlyphCnn(net, RANK_CLASSES), cnn_weight=0.4,
-                    suit_cnn=GlyphCnn(suit_net, SUIT_CLASSES), suit_cnn_weight=0.7,
+                    suit_cnn=GlyphCnn([suit_net, net2], SUIT_CLASSES), suit_cnn_weight=0.7,
                     cnn_agree=True)
     path = tmp_path / "m.npz"
     mixed.save(path)
     back = load_glyph_model(path)
-    assert back.rank_cnn is not None and back.rank_cnn.onnx == net
+    assert back.rank_cnn is not None and back.rank_cnn.members == (net,)
     assert back.cnn_weight == pytest.approx(0.4)
-    assert back.suit_cnn is not None and back.suit_cnn.onnx == suit_net
+    assert back.suit_cnn is not None and back.suit_cnn.members == (suit_net, net2)
     assert back.suit_cnn.classes == SUIT_CLASSES
     assert back.suit_cnn_weight == pytest.approx(0.7)
     assert back.cnn_agree
@@ -197,7 +203,7 @@ def test_agreeing_networks_only_make_the_perceptron_surer() -> None:
     for favour, agrees in (((top + 1) % len(RANK_CLASSES), False), (top, True)):
         cnn = GlyphCnn(_random_network(8, favour=favour), RANK_CLASSES)
         model = replace(base, rank_cnn=cnn, cnn_weight=0.5, cnn_agree=True)
-        conv = _reference(cnn.onnx, square_glyph(ink)[None, None])[0]
+        conv = _reference(cnn.members[0], square_glyph(ink)[None, None])[0]
         e = 0.5 * mlp + 0.5 * conv if agrees else mlp
         want = np.exp(e - e.max()) / np.exp(e - e.max()).sum()
         np.testing.assert_allclose(model.rank_probs(f, ink), want, rtol=1e-3, atol=1e-5)
