@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -242,6 +242,13 @@ class GlyphModel:
     #: perceptron alone): a network may make the perceptron surer, never change
     #: its mind (docs/vision.md, seventeenth pass, third candidate)
     cnn_agree: bool = False
+
+    def perceptrons(self) -> GlyphModel:
+        """This model without its networks: how a deck with a profile reads
+        (its templates read the index; the networks helped only where the
+        typeface is unknown: docs/vision.md, seventeenth pass)."""
+        return replace(self, rank_cnn=None, cnn_weight=0.0, suit_cnn=None,
+                       suit_cnn_weight=0.0, cnn_agree=False)
 
     def rank_probs(self, rank_f: FloatArray, ink: FloatArray) -> FloatArray:
         """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""

@@ -166,8 +166,11 @@ class Recognizer:
             profile = load_profile(profile)
         self.profile: DeckProfile | None = profile
         # The classifier reads in both modes: alone without a profile, and as a
-        # second opinion beside the deck's own templates with one.
-        self.model: GlyphModel = glyph_model()
+        # second opinion beside the deck's own templates with one - there
+        # without the convolutional networks, which help only where the
+        # typeface is unknown (docs/vision.md, seventeenth pass).
+        model = glyph_model()
+        self.model: GlyphModel = model.perceptrons() if profile is not None else model
         # With the output layers calibration fitted to the deck (``vision.adapt``,
         # when fitted on this model), the classifier's *evidence* for fusing
         # frames is the deck's own; its vote stays the shipped layers', a

@@ -209,3 +209,27 @@ def test_agreeing_networks_only_make_the_perceptron_surer() -> None:
         np.testing.assert_allclose(model.rank_probs(f, ink), want, rtol=1e-3, atol=1e-5)
         # without agreement, the network would have its way
         assert int(np.argmax(replace(model, cnn_agree=False).rank_probs(f, ink))) == favour
+
+
+def test_a_deck_with_a_profile_reads_without_the_networks(
+    monkeypatch: pytest.MonkeyPatch, builtin_deck) -> None:  # type: ignore[no-untyped-def]
+    """The networks read only where the typeface is unknown: a Recognizer with
+    a profile keeps the perceptrons alone, one without keeps the networks."""
+    import vision.glyph_model as gm
+    from vision import Recognizer
+    from vision.calibrate import calibrate_images
+
+    cnn = GlyphCnn(_random_network(11), RANK_CLASSES)
+    suit = GlyphCnn(_random_network(12, classes=SUIT_CLASSES), SUIT_CLASSES)
+    with_networks = replace(glyph_model(), rank_cnn=cnn, cnn_weight=1.0, suit_cnn=suit,
+                            suit_cnn_weight=0.5, cnn_agree=True)
+    monkeypatch.setattr(gm, "_model", with_networks)
+    assert Recognizer().model is with_networks
+    from hardware_sim.cards import CARD_CODES
+
+    profile = calibrate_images({c: builtin_deck.face(c) for c in CARD_CODES}, name="builtin")
+    profiled = Recognizer(profile).model
+    assert profiled.rank_cnn is None and profiled.suit_cnn is None
+    assert profiled.cnn_weight == 0.0 and profiled.suit_cnn_weight == 0.0
+    assert not profiled.cnn_agree
+    assert profiled.rank is with_networks.rank and profiled.suit is with_networks.suit
