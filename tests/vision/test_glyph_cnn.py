@@ -129,7 +129,7 @@ def test_opencv_runs_the_network_as_the_reference_does() -> None:
 
 
 def test_rank_probs_mix_the_two_readers_logits_at_the_weight(tmp_path: Path) -> None:
-    base = glyph_model()
+    base = glyph_model().perceptrons()
     ink = np.zeros((20, 12), np.float32)
     ink[2:18, 4:8] = 1.0  # a bar, as a "1" or a "T" stem
     f = features(ink)
@@ -194,7 +194,7 @@ def test_a_file_with_a_broken_network_is_refused(tmp_path: Path) -> None:
 def test_agreeing_networks_only_make_the_perceptron_surer() -> None:
     """With ``cnn_agree``, a network that names another class changes nothing;
     one that names the perceptron's class is mixed in at its weight."""
-    base = glyph_model()
+    base = glyph_model().perceptrons()
     ink = np.zeros((20, 12), np.float32)
     ink[2:18, 4:8] = 1.0
     f = features(ink)
