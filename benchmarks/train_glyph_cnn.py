@@ -18,8 +18,10 @@ training designs and fonts only), each glyph as ``square_glyph`` makes it,
 plus ``--copies`` damaged copies (``vision.glyph_damage.augment``, the
 perceptrons' damage), with classes weighted as ``train_mlp`` weights them.
 PyTorch is needed here only (the ``train`` extra); the table runs the exported
-file with OpenCV's DNN module.  Seeded: the same cache, seed and PyTorch build
-give the same file.
+file with OpenCV's DNN module.  Seeded (weights, batch order, dropout, damaged
+copies); PyTorch's multi-threaded sums on the CPU may still add in another
+order, so a rerun gives a network that reads alike, not necessarily the same
+bytes (not checked byte for byte).
 """
 
 from __future__ import annotations
