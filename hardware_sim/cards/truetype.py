@@ -122,6 +122,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Averia Sans GWF": "fonts-averia-sans-gwf",
     "mononoki": "fonts-mononoki",
     "Ikarius ADF Std": "fonts-adf-ikarius",
+    # the eleventh held-out group: typefaces (benchmarks/vision_split.py TYPEFACE6_HELD_OUT)
+    "Oldania ADF Std": "fonts-adf-oldania",
+    "ElstobD": "fonts-elstob",
+    "Linden Hill": "fonts-lindenhill",
+    "OCR B": "fonts-ocr-b",
+    "Monoid": "fonts-monoid",
+    "Fantasque Sans Mono": "fonts-fantasque-sans",
+    "OpenDyslexic": "fonts-opendyslexic",
+    "Humor Sans": "fonts-humor-sans",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

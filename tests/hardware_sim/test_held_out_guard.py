@@ -42,6 +42,8 @@ def _split() -> ModuleType:
     ("font:BetecknaGSCondensed/bold", "--typefaces4"),
     ("font:Goudy Bookletter 1911", "--typefaces5"),
     ("font:mononoki/bold", "--typefaces5"),
+    ("font:OCR B", "--typefaces6"),
+    ("font:Humor Sans", "--typefaces6"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),

@@ -85,6 +85,18 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
                                                   "gentium"))]
     earlier |= {_family(n) for n in split.TYPEFACE4_HELD_OUT}
     assert not earlier & {_family(n) for n in split.TYPEFACE5_HELD_OUT}
+    # the eleventh group likewise, no face of the tenth, and (by hand) no cousin
+    # of a trained or read face: no Helvetica/Swiss grotesque (Liberation Sans),
+    # no Averia (Averia Sans read), no Latin Modern or Computer Modern (CMU read)
+    assert not trained & {_family(n) for n in split.TYPEFACE6_HELD_OUT}
+    assert not [n for n in split.TYPEFACE6_HELD_OUT
+                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream",
+                                                  "league", "karla", "courier", "anonymous",
+                                                  "century", "times", "didot", "bodoni",
+                                                  "gentium", "switzera", "helvet", "averia",
+                                                  "latin modern", "cmu", "computer modern"))]
+    earlier |= {_family(n) for n in split.TYPEFACE5_HELD_OUT}
+    assert not earlier & {_family(n) for n in split.TYPEFACE6_HELD_OUT}
     added = (*fonts.MORE_FONT_FAMILIES, *fonts.EXTRA_FONT_FAMILIES)
     assert not {FONT_PACKAGES.get(f) for f in added} & set(FORBIDDEN_PACKAGES)
     # the fifteenth pass's faces: chosen before the eighth group was drawn, and no
@@ -105,7 +117,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
                 *(n.removeprefix("font:").split("/")[0]
                   for n in (*split.FONT_STRESS, *split.TYPEFACE_HELD_OUT,
                             *split.TYPEFACE2_HELD_OUT, *split.TYPEFACE3_HELD_OUT,
-                            *split.TYPEFACE4_HELD_OUT, *split.TYPEFACE5_HELD_OUT)))
+                            *split.TYPEFACE4_HELD_OUT, *split.TYPEFACE5_HELD_OUT,
+                            *split.TYPEFACE6_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
