@@ -67,7 +67,7 @@ import itertools
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -75,7 +75,7 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_fontdeck import FONTS, font_faces, fonts  # noqa: E402
+from vision_fontdeck import FONTS, READ_FONTS, FontStyle, font_faces, fonts  # noqa: E402
 from vision_split import TRAINING, TRAINING_FAMILIES, is_standard, open_design  # noqa: E402
 
 import vision.index as vision_index  # noqa: E402
@@ -197,9 +197,10 @@ def builtin_sources(rng: np.random.Generator) -> Iterator[tuple[str, list[Face],
         yield f"builtin:{deck_name}", faces, BuiltinDeck("classic").back()
 
 
-def ttf_sources(rng: np.random.Generator, more: int = 0
+def ttf_sources(rng: np.random.Generator, more: int = 0,
+                only: Sequence[FontStyle] | None = None
                 ) -> Iterator[tuple[str, list[Face], None]]:
-    for st in fonts(more):
+    for st in fonts(more) if only is None else only:
         faces = font_faces(st, rng, four_colour=rng.random() < 0.25, more=more)
         faces += font_faces(st, rng, foreign=True, more=more)
         yield f"ttf:{st.family}/{st.weight}/{st.italic}", faces, None
@@ -278,8 +279,10 @@ def interior_glyphs(face: np.ndarray, rng: np.random.Generator, n: int) -> list[
     return out
 
 
-def collect(frames: int, seed: int, styles: int = 0, more: int = 0
-            ) -> dict[str, np.ndarray]:
+def collect(frames: int, seed: int, styles: int = 0, more: int = 0,
+            only_fonts: Sequence[FontStyle] | None = None) -> dict[str, np.ndarray]:
+    """Glyphs of every training source, or with ``only_fonts`` of those faces
+    alone (``--read-font-glyphs``: drawn at tier ``more``, no other source)."""
     # Glyphs are what the ordinary tries cut: the -v7 caches, and so the shipped
     # model, were collected before the last tries shipped, and a last try's split
     # is a guess the reader trusts only at half weight (docs/vision.md, thirteenth pass).
@@ -300,8 +303,10 @@ def collect(frames: int, seed: int, styles: int = 0, more: int = 0
         (rank_y if kind == "rank" else suit_y).append(label)
         (rank_g if kind == "rank" else suit_g).append(group)
 
-    sources = itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng, more),
-                              styled_sources(seed, styles, more))
+    sources: Iterable[tuple[str, list[Face], np.ndarray | None]] = (
+        itertools.chain(gnome_sources(), builtin_sources(rng), ttf_sources(rng, more),
+                        styled_sources(seed, styles, more))
+        if only_fonts is None else ttf_sources(rng, more, only_fonts))
     for group, faces, back in sources:
         t = time.perf_counter()
         for face, alpha, rl, sl in faces:
@@ -530,6 +535,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-rank-fonts", action="store_true",
                     help="as --more-rank-fonts, with vision_fontdeck.EXTRA_FONTS as well "
                     "(cache -more2); needs --suit-from (docs/vision.md, Fifteenth pass)")
+    ap.add_argument("--read-font-glyphs", type=Path, default=None, metavar="NPZ",
+                    help="only collect the glyphs of vision_fontdeck.READ_FONTS (the faces "
+                    "of the held-out font groups already read) into NPZ and stop: the "
+                    "eighteenth pass's extra training glyphs for train_glyph_cnn.py "
+                    "(docs/vision.md, Eighteenth pass)")
+    ap.add_argument("--shard", default="0/1", metavar="K/N",
+                    help="with --read-font-glyphs: the K-th of N slices of the faces "
+                    "(run N at once, one a core)")
     ap.add_argument("--suit-from", type=Path, default=None,
                     help="copy the suit classifier from this model file (the shipped one) "
                     "instead of training it: a retrained rank classifier beside the suit "
@@ -546,6 +559,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.extra_rank_fonts and args.suit_from is None:
         ap.error("--extra-rank-fonts needs --suit-from (the suit classifier is not retrained)")
     cv2.setNumThreads(1)
+    if args.read_font_glyphs is not None:
+        k, n = (int(v) for v in args.shard.split("/"))
+        faces = READ_FONTS[k::n]
+        print(f"collecting glyphs of {len(faces)} read faces (shard {k}/{n}) ...", flush=True)
+        data = collect(args.frames, args.seed + 1000 * k, 0, 3, only_fonts=faces)
+        np.savez_compressed(args.read_font_glyphs, **data)  # type: ignore[arg-type]
+        print(f"wrote {args.read_font_glyphs}")
+        return 0
     cache = CACHE if not args.styles else CACHE.with_name(f"{CACHE.stem}-styles{args.styles}.npz")
     # --more-rank-fonts / --extra-rank-fonts: ranks from the wider faces, suits exactly
     # as the default build draws them (the more-fonts suit classifier named German

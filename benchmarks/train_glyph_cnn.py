@@ -128,10 +128,22 @@ def accuracy(model: nn.Sequential, x: np.ndarray, y: np.ndarray, classes: str) -
     return "\n    ".join(lines)
 
 
+def read_glyphs(paths: list[Path], task: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One task's packed crops, labels and groups from every file, in order."""
+    parts = []
+    for path in paths:
+        with np.load(path) as z:
+            parts.append((z[f"{task}_x"], z[f"{task}_y"], z[f"{task}_g"]))
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--glyphs", type=Path, default=GLYPHS,
-                    help="the glyph cache (build_generic_profile.py --extra-rank-fonts)")
+    ap.add_argument("--glyphs", type=Path, nargs="+", default=[GLYPHS],
+                    help="glyph files, read as one set: the cache of "
+                    "build_generic_profile.py --extra-rank-fonts, and since the eighteenth "
+                    "pass the files of its --read-font-glyphs too")
     ap.add_argument("--task", choices=("rank", "suit"), default="rank",
                     help="the rank reader, or the suit reader (seventeenth pass, second "
                     "candidate: docs/vision.md)")
@@ -144,9 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     classes = RANK_CLASSES if args.task == "rank" else SUIT_CLASSES
-    with np.load(args.glyphs) as z:
-        packed, labels = z[f"{args.task}_x"], z[f"{args.task}_y"]
-        groups = z[f"{args.task}_g"]
+    packed, labels, groups = read_glyphs(args.glyphs, args.task)
     y = np.array([classes.index(str(s)) for s in labels])
     val = np.isin(groups, VAL_GROUPS) if args.validate else np.zeros(len(y), bool)
     print(f"{args.task}: {len(y)} glyphs ({int(val.sum())} held out), "

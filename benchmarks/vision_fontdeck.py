@@ -130,9 +130,11 @@ def _colour(suit: str, rng: np.random.Generator, four_colour: bool) -> str:
 def font_families(more: int = 0) -> tuple[str, ...]:
     """The families a build may draw: ``more`` 0 the default build's, 1 also
     :data:`MORE_FONT_FAMILIES` (``--more-fonts``), 2 also
-    :data:`EXTRA_FONT_FAMILIES` (``--extra-rank-fonts``)."""
+    :data:`EXTRA_FONT_FAMILIES` (``--extra-rank-fonts``), 3 also
+    :data:`READ_FONT_FAMILIES` (``--read-font-glyphs``)."""
     return (TRAINING_FONT_FAMILIES + (MORE_FONT_FAMILIES if more >= 1 else ())
-            + (EXTRA_FONT_FAMILIES if more >= 2 else ()))
+            + (EXTRA_FONT_FAMILIES if more >= 2 else ())
+            + (READ_FONT_FAMILIES if more >= 3 else ()))
 
 
 def training_font_files(more: int = 0) -> list[str]:
@@ -280,11 +282,53 @@ EXTRA_FONTS = (
 )
 
 
+#: Eighteenth pass (``build_generic_profile.py --read-font-glyphs``, the rank
+#: networks only; docs/vision.md "Eighteenth pass"): the faces of the held-out
+#: font groups that have been read once and reported (``vision_split``'s
+#: FRESH_HELD_OUT and TYPEFACE_HELD_OUT to TYPEFACE5_HELD_OUT), in the weights
+#: they were read in.  Their figures were taken before any training on them;
+#: from now on they are training faces, and the eleventh group
+#: (``TYPEFACE6_HELD_OUT``, made before this list) is what a new face gets.
+READ_FONTS = (
+    # the fresh group
+    FontStyle("C059", "bold"), FontStyle("P052"), FontStyle("URW Bookman"),
+    FontStyle("URW Gothic"), FontStyle("Nimbus Sans Narrow", "bold"), FontStyle("Noto Serif"),
+    FontStyle("Open Sans", "bold"), FontStyle("Caladea"),
+    # the sixth group
+    FontStyle("CMU Serif", "bold"), FontStyle("Old Standard TT"),
+    FontStyle("Junicode Two Beta"), FontStyle("League Spartan", "bold"),
+    FontStyle("Manrope", "bold"), FontStyle("Andika"), FontStyle("B612", "bold"),
+    FontStyle("JetBrains Mono", "bold"),
+    # the seventh
+    FontStyle("Inter", "bold"), FontStyle("Charis SIL", "bold"), FontStyle("Fira Code", "bold"),
+    FontStyle("Quattrocento"), FontStyle("Clear Sans", "bold"),
+    FontStyle("Tiresias Signfont", "bold"), FontStyle("GFS Didot", "bold"), FontStyle("OSP-DIN"),
+    # the eighth
+    FontStyle("Oxygen-Sans", "bold"), FontStyle("Junction"),
+    FontStyle("Roadgeek 2014 Series C"), FontStyle("Cardo", "bold"), FontStyle("Yrsa", "bold"),
+    FontStyle("Comic Neue", "bold"), FontStyle("Tuffy", "bold"),
+    FontStyle("Baskervald ADF Std", "bold"),
+    # the ninth
+    FontStyle("Accanthis ADF Std", "bold"), FontStyle("Libris ADF Std", "bold"),
+    FontStyle("Universalis ADF Std", "bold"), FontStyle("Irianis ADF Std", "bold"),
+    FontStyle("Prociono"), FontStyle("GFS Neohellenic", "bold"),
+    FontStyle("BetecknaGSCondensed", "bold"), FontStyle("Berenis ADF Pro", "bold"),
+    # the tenth
+    FontStyle("Tribun ADF Std", "bold"), FontStyle("Fanwood Text"),
+    FontStyle("Goudy Bookletter 1911"), FontStyle("Verana Sans", "bold"),
+    FontStyle("Romande ADF Std", "bold"), FontStyle("Averia Sans GWF", "bold"),
+    FontStyle("mononoki", "bold"), FontStyle("Ikarius ADF Std", "bold"),
+)
+READ_FONT_FAMILIES = tuple(dict.fromkeys(st.family for st in READ_FONTS))
+
+
 def fonts(more: int = 0) -> tuple[FontStyle, ...]:
     """The index faces of a build (``more`` as in :func:`font_families`)."""
-    return FONTS + (MORE_FONTS if more >= 1 else ()) + (EXTRA_FONTS if more >= 2 else ())
+    return (FONTS + (MORE_FONTS if more >= 1 else ()) + (EXTRA_FONTS if more >= 2 else ())
+            + (READ_FONTS if more >= 3 else ()))
 
 
 assert {st.family for st in FONTS} <= set(TRAINING_FONT_FAMILIES), "a FONTS family is not trained"
 assert {st.family for st in MORE_FONTS} <= set(MORE_FONT_FAMILIES)
 assert {st.family for st in EXTRA_FONTS} <= set(EXTRA_FONT_FAMILIES)
+assert not set(READ_FONT_FAMILIES) & {st.family for st in FONTS + MORE_FONTS + EXTRA_FONTS}
