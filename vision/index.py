@@ -252,6 +252,20 @@ JOIN_STACKED = True
 #: (``vision.recognizer.LAST_TRY_WEIGHT``), which passed the ship rule
 #: written before it was measured.
 LAST_TRIES = True
+#: Eighteenth pass (docs/vision.md): a "10" whose narrow "1" stands apart from
+#: its "0" (old-style figures, wide spacing) is joined up to ``WIDE_TEN`` times
+#: its height, and a flat mark right under the rank (a queen's detached tail)
+#: joins the rank instead of being taken for the suit sign.  Off: the cuts
+#: of the seventeenth pass, bit for bit.
+ODD_MARKS = True
+#: the widest "1" + "0" pair joined when the "1" is narrow (at most
+#: ``NARROW_ONE`` of its height wide); any other pair stays at 1.45
+WIDE_TEN, NARROW_ONE = 1.7, 0.5
+#: a mark under the rank is a tail, not a suit sign, when at least this many
+#: times as wide as tall (suit signs are about as wide as tall: 0.6-1.5 in
+#: ``vision.index_stacked``), lying within the rank's width and starting at
+#: most ``TAIL_GAP`` of the rank's height below it
+TAIL_FLAT, TAIL_GAP = 2.5, 0.25
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 #: ``_boxes``'s ``edge`` for the last try: the body art cut away
@@ -370,7 +384,11 @@ def _join_line(boxes: list[_Box], rank: _Box) -> tuple[list[int], tuple[int, int
             if gap > 0.5 * rh and gap > 0:  # max(gap, 0) <= 0.5 * rh, rh >= 0
                 continue
             width = (rx1 if rx1 > bx1 else bx1) - (rx0 if rx0 < bx0 else bx0)
-            if width > 1.45 * (rh if rh > bh else bh):
+            if width > 1.45 * (rh if rh > bh else bh) and not (
+                ODD_MARKS and len(rank_labels) == 1
+                and width <= WIDE_TEN * (rh if rh > bh else bh)
+                and min(rx1 - rx0, bw) <= NARROW_ONE * (rh if rh < bh else bh)
+            ):
                 continue
             rank_labels.append(label)
             rx0, ry0, rx1, ry1 = min(rx0, bx0), min(ry0, by0), max(rx1, bx1), max(ry1, by1)
@@ -430,6 +448,13 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
         if min(bx1, rx1) - max(bx0, rx0) <= 0:
             continue
         if b[3] < 5 or by0 - ry1 > 1.2 * (ry1 - ry0):
+            continue
+        if (ODD_MARKS and b[2] >= TAIL_FLAT * b[3] and by0 - ry1 <= TAIL_GAP * (ry1 - ry0)
+                and bx0 >= rx0 - 1 and bx1 <= rx1 + 1):
+            # a queen's tail set apart from its bowl: part of the rank; the sign
+            # is further down
+            rank_labels = [*rank_labels, b[4]]
+            ry1 = max(ry1, by0 + b[3])
             continue
         return rank_labels, b
     return None

@@ -109,6 +109,23 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
                 if any(bad in f.lower() for bad in eighth_like)]
 
 
+def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() -> None:
+    """The eighteenth pass trains the rank networks on the faces of the font
+    groups already read once (docs/vision.md); a face of the eleventh group,
+    not yet read, or of the kept-out decks must never be among them."""
+    fonts = _benchmark("vision_fontdeck")
+    split = _benchmark("vision_split")
+    read_groups = (split.FRESH_HELD_OUT, split.TYPEFACE_HELD_OUT, split.TYPEFACE2_HELD_OUT,
+                   split.TYPEFACE3_HELD_OUT, split.TYPEFACE4_HELD_OUT, split.TYPEFACE5_HELD_OUT)
+    read = {(_family(n), n.endswith("/bold")) for group in read_groups for n in group}
+    styles = {(st.family.lower(), st.weight == "bold") for st in fonts.READ_FONTS}
+    assert styles == read and len(fonts.READ_FONTS) == 48
+    unread = {_family(n) for n in (*split.TYPEFACE6_HELD_OUT, *split.FONT_STRESS)}
+    assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
+    assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
+    assert all(FONT_PACKAGES.get(f) for f in fonts.READ_FONT_FAMILIES)
+
+
 def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
     fonts = _benchmark("vision_fontdeck")
     split = _benchmark("vision_split")
