@@ -12,9 +12,11 @@ network learns its own strokes from the same glyphs; averaged with the
 perceptron (``vision.glyph_cnn``), it reads the shot from a second point of
 view.
 
-It trains on exactly the rank glyphs the shipped perceptrons trained on (the
+It trains on the rank glyphs the shipped perceptrons trained on (the
 ``-more2`` glyph cache of ``build_generic_profile.py --extra-rank-fonts``:
-training designs and fonts only), each glyph as ``square_glyph`` makes it,
+training designs and fonts only) and, since the eighteenth pass, those of the
+faces of the held-out font groups already read (``--glyphs`` with the files of
+``build_generic_profile.py --read-font-glyphs``), each glyph as ``square_glyph`` makes it,
 plus ``--copies`` damaged copies (``vision.glyph_damage.augment``, the
 perceptrons' damage), with classes weighted as ``train_mlp`` weights them.
 PyTorch is needed here only (the ``train`` extra); the table runs the exported
