@@ -33,7 +33,8 @@ read, to measure the thirteenth pass's model and last tries; and
 :data:`TYPEFACE3_HELD_OUT` an eighth, made when the seventh had been read;
 :data:`TYPEFACE4_HELD_OUT` a ninth, made when the eighth had been read, and
 :data:`TYPEFACE5_HELD_OUT` a tenth, made when the ninth had been read, and
-:data:`TYPEFACE6_HELD_OUT` an eleventh, made when the tenth had been read.
+:data:`TYPEFACE6_HELD_OUT` an eleventh, made when the tenth had been read, and
+:data:`TYPEFACE7_HELD_OUT` a twelfth, made when the eleventh had been read.
 """
 
 from __future__ import annotations
@@ -392,6 +393,34 @@ TYPEFACE6_HELD_OUT = (
     "font:Humor Sans",                     # fonts-humor-sans
 )
 
+#: Seventh typeface held-out group (the twelfth), made on 2026-12-05 after the
+#: eighteenth pass, when the eleventh had been read and no unread group was
+#: left, for the next change to the recogniser: font decks like
+#: TYPEFACE6_HELD_OUT, in faces from seven Debian packages installed that day
+#: (fonts-dustin, fonts-adf-mekanus, fonts-adf-solothurn, fonts-levien-museum,
+#: fonts-inconsolata, fonts-3270, fonts-agave), never trained on nor read;
+#: none a clone or a cousin of a trained or read face (fonts-uralic, URW's
+#: Bookman, Palatino, Avant Garde and Times again, and fonts-ocr-a, OCR-B's
+#: sibling, were passed over), and none drawn or looked at before its read.
+#: The eleventh read showed that faces chosen by name can be display faces (an
+#: uncial "A"); so are some of these, chosen by name and package only: a
+#: sans (Dustismo), two faces of the ADF foundry (Mekanus ADF Std bold,
+#: Solothurn bold), an old-style face after Jenson (Museum, its "Fourteen"
+#: cut), two monospaces (Inconsolata, its one medium weight; Agave bold), a
+#: terminal face (IBM 3270) and Dustismo Roman bold, a serif.  READ ONCE, at
+#: the end (``--typefaces7`` of in_shoe_bench.py and vision_fuse.py); never
+#: tune, train or choose anything on it.  Its cards are all standard.
+TYPEFACE7_HELD_OUT = (
+    "font:Dustismo",                       # fonts-dustin
+    "font:Dustismo Roman/bold",            # fonts-dustin
+    "font:Mekanus ADF Std/bold",           # fonts-adf-mekanus
+    "font:Solothurn/bold",                 # fonts-adf-solothurn
+    "font:Museum",                         # fonts-levien-museum
+    "font:Inconsolata",                    # fonts-inconsolata
+    "font:IBM 3270",                       # fonts-3270
+    "font:Agave/bold",                     # fonts-agave
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -545,6 +574,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces4": TYPEFACE4_HELD_OUT,
     "--typefaces5": TYPEFACE5_HELD_OUT,
     "--typefaces6": TYPEFACE6_HELD_OUT,
+    "--typefaces7": TYPEFACE7_HELD_OUT,
 }
 
 
@@ -575,6 +605,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                      "with the apt-get line if a font is missing"),
     "--typefaces6": (TYPEFACE6_HELD_OUT, "the sixth typeface held-out group "
                      "(TYPEFACE6_HELD_OUT, made 2026-12-04 after the seventeenth pass); "
+                     "stops with the apt-get line if a font is missing"),
+    "--typefaces7": (TYPEFACE7_HELD_OUT, "the seventh typeface held-out group "
+                     "(TYPEFACE7_HELD_OUT, made 2026-12-05 after the eighteenth pass); "
                      "stops with the apt-get line if a font is missing"),
 }
 

@@ -131,6 +131,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Fantasque Sans Mono": "fonts-fantasque-sans",
     "OpenDyslexic": "fonts-opendyslexic",
     "Humor Sans": "fonts-humor-sans",
+    # the twelfth held-out group: typefaces (benchmarks/vision_split.py TYPEFACE7_HELD_OUT)
+    **dict.fromkeys(("Dustismo", "Dustismo Roman"), "fonts-dustin"),
+    "Mekanus ADF Std": "fonts-adf-mekanus",
+    "Solothurn": "fonts-adf-solothurn",
+    "Museum": "fonts-levien-museum",
+    "Inconsolata": "fonts-inconsolata",
+    "IBM 3270": "fonts-3270",
+    "Agave": "fonts-agave",
     "Vollkorn": "fonts-vollkorn",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files

@@ -44,6 +44,8 @@ def _split() -> ModuleType:
     ("font:mononoki/bold", "--typefaces5"),
     ("font:OCR B", "--typefaces6"),
     ("font:Humor Sans", "--typefaces6"),
+    ("font:IBM 3270", "--typefaces7"),
+    ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
     ("kde:oxygen", "--kde"),                # left out of the group, but KDE's package
     ("npm:cardsjs", "--npm"),
