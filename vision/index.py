@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detect import Quad
+from vision.index_marks import rank_tail, wide_ten
 from vision.index_mask import CROP_H as CROP_H
 from vision.index_mask import CROP_W as CROP_W
 from vision.index_mask import ROOF, cut_body_art, strip_border, strip_outline
@@ -252,20 +253,9 @@ JOIN_STACKED = True
 #: (``vision.recognizer.LAST_TRY_WEIGHT``), which passed the ship rule
 #: written before it was measured.
 LAST_TRIES = True
-#: Eighteenth pass (docs/vision.md): a "10" whose narrow "1" stands apart from
-#: its "0" (old-style figures, wide spacing) is joined up to ``WIDE_TEN`` times
-#: its height, and a flat mark right under the rank (a queen's detached tail)
-#: joins the rank instead of being taken for the suit sign.  Off: the cuts
-#: of the seventeenth pass, bit for bit.
+#: Eighteenth pass: join an old-style "10" and a queen's flat tail
+#: (``vision.index_marks``).  Off: the seventeenth pass's cuts, bit for bit.
 ODD_MARKS = True
-#: the widest "1" + "0" pair joined when the "1" is narrow (at most
-#: ``NARROW_ONE`` of its height wide); any other pair stays at 1.45
-WIDE_TEN, NARROW_ONE = 1.7, 0.5
-#: a mark under the rank is a tail, not a suit sign, when at least this many
-#: times as wide as tall (suit signs are about as wide as tall: 0.6-1.5 in
-#: ``vision.index_stacked``), lying within the rank's width and starting at
-#: most ``TAIL_GAP`` of the rank's height below it
-TAIL_FLAT, TAIL_GAP = 2.5, 0.25
 
 _Box = tuple[int, int, int, int, int]  # x, y, w, h, label
 #: ``_boxes``'s ``edge`` for the last try: the body art cut away
@@ -385,9 +375,7 @@ def _join_line(boxes: list[_Box], rank: _Box) -> tuple[list[int], tuple[int, int
                 continue
             width = (rx1 if rx1 > bx1 else bx1) - (rx0 if rx0 < bx0 else bx0)
             if width > 1.45 * (rh if rh > bh else bh) and not (
-                ODD_MARKS and len(rank_labels) == 1
-                and width <= WIDE_TEN * (rh if rh > bh else bh)
-                and min(rx1 - rx0, bw) <= NARROW_ONE * (rh if rh < bh else bh)
+                ODD_MARKS and len(rank_labels) == 1 and wide_ten(width, rx1 - rx0, rh, bw, bh)
             ):
                 continue
             rank_labels.append(label)
@@ -449,8 +437,7 @@ def _split(boxes: list[_Box]) -> tuple[list[int], _Box] | None:
             continue
         if b[3] < 5 or by0 - ry1 > 1.2 * (ry1 - ry0):
             continue
-        if (ODD_MARKS and b[2] >= TAIL_FLAT * b[3] and by0 - ry1 <= TAIL_GAP * (ry1 - ry0)
-                and bx0 >= rx0 - 1 and bx1 <= rx1 + 1):
+        if ODD_MARKS and rank_tail((rx0, ry0, rx1, ry1), b[:4]):
             # a queen's tail set apart from its bowl: part of the rank; the sign
             # is further down
             rank_labels = [*rank_labels, b[4]]
