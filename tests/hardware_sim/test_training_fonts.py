@@ -52,62 +52,32 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
     # the sixth group: no clone of a trained face (Hack is DejaVu Sans Mono's)
     assert not [n for n in split.TYPEFACE_HELD_OUT
                 if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
-    # the seventh group: neither trained nor a clone of a trained face, and no face
-    # of an earlier group (so its read is a first look at each face)
-    assert not trained & {_family(n) for n in split.TYPEFACE2_HELD_OUT}
-    assert not [n for n in split.TYPEFACE2_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
+    # each later group: neither trained nor a clone or (by hand) a cousin of a
+    # trained or earlier-read face, and no face of an earlier group (so its read
+    # is a first look at each face).  Cousins, added group by group: the ninth's
+    # the fifteenth pass's faces; the tenth's Century (URW's C059), Times, Didot
+    # and Bodoni (GFS Didot read), Gentium; the eleventh's Swiss grotesques
+    # (Liberation Sans), Averia (Averia Sans read), Latin/Computer Modern (CMU
+    # read); the twelfth's URW clones (fonts-uralic) and OCR-B's sibling.
+    clones: tuple[str, ...] = ("dejavu", "liberation", "hack", "bitstream")
+    later = (
+        (split.TYPEFACE2_HELD_OUT, ()),
+        (split.TYPEFACE3_HELD_OUT, ()),
+        (split.TYPEFACE4_HELD_OUT, ("league", "karla", "courier", "anonymous")),
+        (split.TYPEFACE5_HELD_OUT, ("century", "times", "didot", "bodoni", "gentium")),
+        (split.TYPEFACE6_HELD_OUT, ("switzera", "helvet", "averia", "latin modern", "cmu",
+                                    "computer modern")),
+        (split.TYPEFACE7_HELD_OUT, ("uralic", "ocr")),
+    )
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
-    assert not earlier & {_family(n) for n in split.TYPEFACE2_HELD_OUT}
-    # the eighth group likewise, and no face of the seventh either
-    assert not trained & {_family(n) for n in split.TYPEFACE3_HELD_OUT}
-    assert not [n for n in split.TYPEFACE3_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream"))]
-    earlier |= {_family(n) for n in split.TYPEFACE2_HELD_OUT}
-    assert not earlier & {_family(n) for n in split.TYPEFACE3_HELD_OUT}
-    # the ninth group likewise (made after the fifteenth pass's faces were trained
-    # on), and no face of the eighth either
-    assert not trained & {_family(n) for n in split.TYPEFACE4_HELD_OUT}
-    assert not [n for n in split.TYPEFACE4_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream",
-                                                  "league", "karla", "courier", "anonymous"))]
-    earlier |= {_family(n) for n in split.TYPEFACE3_HELD_OUT}
-    assert not earlier & {_family(n) for n in split.TYPEFACE4_HELD_OUT}
-    # the tenth group likewise, no face of the ninth, and (by hand) no cousin of
-    # a face trained on or read before: no Century (URW's C059 trained), no
-    # Times, no Didot or Bodoni (GFS Didot read), no Gentium (trained)
-    assert not trained & {_family(n) for n in split.TYPEFACE5_HELD_OUT}
-    assert not [n for n in split.TYPEFACE5_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream",
-                                                  "league", "karla", "courier", "anonymous",
-                                                  "century", "times", "didot", "bodoni",
-                                                  "gentium"))]
-    earlier |= {_family(n) for n in split.TYPEFACE4_HELD_OUT}
-    assert not earlier & {_family(n) for n in split.TYPEFACE5_HELD_OUT}
-    # the eleventh group likewise, no face of the tenth, and (by hand) no cousin
-    # of a trained or read face: no Helvetica/Swiss grotesque (Liberation Sans),
-    # no Averia (Averia Sans read), no Latin Modern or Computer Modern (CMU read)
-    assert not trained & {_family(n) for n in split.TYPEFACE6_HELD_OUT}
-    assert not [n for n in split.TYPEFACE6_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream",
-                                                  "league", "karla", "courier", "anonymous",
-                                                  "century", "times", "didot", "bodoni",
-                                                  "gentium", "switzera", "helvet", "averia",
-                                                  "latin modern", "cmu", "computer modern"))]
-    earlier |= {_family(n) for n in split.TYPEFACE5_HELD_OUT}
-    assert not earlier & {_family(n) for n in split.TYPEFACE6_HELD_OUT}
-    # the twelfth group likewise, no face of the eleventh, and (by hand) no URW
-    # clone (fonts-uralic) nor OCR-B's sibling
-    assert not trained & {_family(n) for n in split.TYPEFACE7_HELD_OUT}
-    assert not [n for n in split.TYPEFACE7_HELD_OUT
-                if any(t in _family(n) for t in ("dejavu", "liberation", "hack", "bitstream",
-                                                  "league", "karla", "courier", "anonymous",
-                                                  "century", "times", "didot", "bodoni",
-                                                  "gentium", "switzera", "helvet", "averia",
-                                                  "latin modern", "cmu", "uralic", "ocr"))]
-    earlier |= {_family(n) for n in split.TYPEFACE6_HELD_OUT}
-    assert not earlier & {_family(n) for n in split.TYPEFACE7_HELD_OUT}
+    for group, new_cousins in later:
+        clones += new_cousins
+        faces = {_family(n) for n in group}
+        assert not trained & faces
+        assert not [f for f in faces if any(t in f for t in clones)], group
+        assert not earlier & faces, group
+        earlier |= faces
     added = (*fonts.MORE_FONT_FAMILIES, *fonts.EXTRA_FONT_FAMILIES)
     assert not {FONT_PACKAGES.get(f) for f in added} & set(FORBIDDEN_PACKAGES)
     # the fifteenth pass's faces: chosen before the eighth group was drawn, and no
