@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--adapt", action="store_true",
                     help="calibrate profiles with the deck's own classifier output layers "
                     "(vision.adapt; tried in the sixteenth pass, not shipped)")
+    ap.add_argument("--read-groups", action="store_true",
+                    help="let --designs name designs of groups already read and reported "
+                         "(vision_split.READ_GROUPS): development data, not held-out figures")
     ap.add_argument("--no-body", action="store_true",
                     help="read the index corners only, not the card's pips (vision.pips): "
                     "what the tables read before the body was a witness")
@@ -183,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     group = group_designs(args)
     if group is None:
-        refuse_held_out(tuple(args.designs.split(",")))
+        refuse_held_out(tuple(args.designs.split(",")), read_groups=args.read_groups)
     else:
         args.designs = ",".join(group)
     designs = tuple(args.designs.split(","))

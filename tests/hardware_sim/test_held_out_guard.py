@@ -44,6 +44,8 @@ def _split() -> ModuleType:
     ("font:mononoki/bold", "--typefaces5"),
     ("font:OCR B", "--typefaces6"),
     ("font:Humor Sans", "--typefaces6"),
+    ("font:Oldania ADF Std", "--typefaces6"),   # another weight of a group's face
+    ("font:Dustismo Roman", "--typefaces7"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
@@ -73,6 +75,25 @@ def test_a_benchmark_stops_before_reading_a_held_out_design(bench: str) -> None:
     assert "kde:penguins (--kde)" in run.stderr
     assert "anglo_poker (--held-out)" in run.stderr
     assert "designs:" not in run.stdout  # stopped before listing, let alone reading
+
+
+def test_read_groups_lets_through_a_read_group_only() -> None:
+    """``--read-groups`` lets a group already read (the eleventh, read and
+    reported on 2026-12-05) be named as development data; the unread twelfth
+    group and every other group are still refused."""
+    base = [sys.executable, str(ROOT / "benchmarks" / "vision_fuse.py"), "--read-groups",
+            "--dry-run", "--designs"]
+    read = subprocess.run([*base, "tango,font:Oldania ADF Std/bold"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert read.returncode == 0, read.stderr
+    unread = subprocess.run([*base, "tango,font:Oldania ADF Std/bold,font:IBM 3270"],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert unread.returncode == 2
+    assert "font:IBM 3270 (--typefaces7)" in unread.stderr
+    assert "Oldania" not in unread.stderr
+    plain = subprocess.run(base[:2] + ["--dry-run", "--designs", "font:Oldania ADF Std/bold"],
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert plain.returncode == 2 and "(--typefaces6)" in plain.stderr
 
 
 def test_validation_designs_pass_the_guard() -> None:
