@@ -24,6 +24,7 @@ from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
 from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
+from vision.pips import SILENT, BodyReading, index_box_in_card, pip_card, read_body
 from vision.profile import DeckProfile, ProfileError, build_profile
 from vision.sources import ImageError, load_image
 
@@ -61,6 +62,21 @@ def face_glyphs(
     return printed, blurred_glyphs(image, det.quad, read, printed, levels)
 
 
+def face_body(image: Image) -> BodyReading:
+    """What the body of the card in ``image`` shows (``vision.pips``), read as
+    the live reader reads a frame's: the pips the profile's ``pip_cards`` are
+    learned from."""
+    from vision.recognizer import Recognizer
+
+    det = find_card(image)
+    if det is None:
+        return SILENT
+    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(image, det.quad))
+             if g is not None and not g.last_try and g.box is not None]
+    generic = Recognizer()
+    return read_body(image, det.quad, boxes, generic.model, generic._ink_fits)
+
+
 def find_calibration_images(folder: str | Path) -> dict[str, Path]:
     """``{code: path}`` for a folder of ``AS.png``, ``TD.png``... (``10D`` is accepted)."""
     root = Path(folder)
@@ -95,7 +111,8 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
     blurred = {code: b for code, (_, b) in read.items()}
     profile = with_head(build_profile(samples, name=name, blurred=blurred), samples, blurred)
     check_profile(profile, samples)
-    return profile
+    pips = frozenset(code for code, img in images.items() if pip_card(code, face_body(img)))
+    return replace(profile, pip_cards=pips)
 
 
 def with_head(
@@ -154,6 +171,9 @@ class InteractiveCalibration:
     _streak: list[IndexGlyphs] = field(default_factory=list)
     _streak_blurred: list[IndexGlyphs] = field(default_factory=list)
     _frames: int = 0
+    #: cards one of whose learned frames showed the card's own pips
+    pip_cards: set[str] = field(default_factory=set)
+    _streak_pips: bool = False
 
     @property
     def wanted(self) -> str | None:
@@ -180,10 +200,13 @@ class InteractiveCalibration:
             return False
         self._streak.extend(glyphs)
         self._streak_blurred.extend(blurred)
+        self._streak_pips = self._streak_pips or pip_card(code, face_body(frame))
         self._frames += 1
         if self._frames >= self.frames_needed:
             self.samples[code] = list(self._streak)
             self.blurred[code] = list(self._streak_blurred)
+            if self._streak_pips:
+                self.pip_cards.add(code)
             self._restart()
             return True
         return False
@@ -192,6 +215,7 @@ class InteractiveCalibration:
         self._streak.clear()
         self._streak_blurred.clear()
         self._frames = 0
+        self._streak_pips = False
 
     def skip_back(self) -> None:
         """Forget the last learned card (the dealer showed the wrong one)."""
@@ -199,6 +223,7 @@ class InteractiveCalibration:
         if done:
             del self.samples[done[-1]]
             self.blurred.pop(done[-1], None)
+            self.pip_cards.discard(done[-1])
         self._restart()
 
     def finish(self, *, name: str) -> DeckProfile:
@@ -207,4 +232,4 @@ class InteractiveCalibration:
         profile = with_head(build_profile(self.samples, name=name, blurred=self.blurred),
                             self.samples, self.blurred)
         check_profile(profile, self.samples)
-        return profile
+        return replace(profile, pip_cards=frozenset(self.pip_cards))

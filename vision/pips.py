@@ -39,7 +39,7 @@ Pure: a frame and numbers in, numbers out.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 import cv2
@@ -448,6 +448,31 @@ def read_body(
         if two is not None:
             return BodyReading(0, two, suit_evidence(two), tuple(pips), "two")
     return SILENT
+
+
+def pip_card(code: str, body: BodyReading) -> bool:
+    """Whether ``body``, read off the clean face of ``code`` at calibration,
+    shows the number card's own layout: an array of at least ``MIN_PIPS`` and
+    at most its rank's pips on a 3 to 10, the pair of a two on a 2.  Anything
+    else (a deck printing one big sign on each card, a face whose pips the
+    reader missed) teaches nothing, so no card is ruled out by it."""
+    pips = PIPS_OF_RANK.get(code[0], 0)
+    if body.kind == "array":
+        return MIN_PIPS <= body.pips <= pips
+    return body.kind == "two" and pips == 2
+
+
+def rule_out_pip_cards(body: BodyReading, pip_cards: frozenset[str]) -> BodyReading:
+    """``body`` with the deck's ``pip_cards`` ruled out when it shows an ace's
+    lone big pip.  Blur and glare take marks away and never turn a clean array
+    of small pips into one big, sure pip in the card's middle, so a deck whose
+    clean 6 is an array does not show its 6 so; only its calibration can know
+    that (a generic reader would wrongly rule out the cards of decks that print
+    one big sign on every card)."""
+    if body.kind != "ace" or not pip_cards:
+        return body
+    ruled = np.array([c in pip_cards for c in CARD_CODES])
+    return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence))
 
 
 def suit_evidence(suit: str) -> npt.NDArray[np.float64]:

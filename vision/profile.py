@@ -10,8 +10,9 @@ A profile file is a NumPy ``.npz``: arrays plus one JSON metadata string, so it
 loads without pickle.  Format 2 (the eleventh pass) adds templates read from
 blurred copies of the faces (``vision.blurred``) and marks which they are;
 format 3 (the sixteenth pass) adds the deck's own output layers for the generic
-classifier (``vision.adapt``).  An older file still loads and reads as it did:
-calibrating again adds what it lacks.
+classifier (``vision.adapt``); format 4 (the nineteenth pass) the cards whose
+clean face printed a number card's pips (``vision.pips.pip_card``).  An older
+file still loads and reads as it did: calibrating again adds what it lacks.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ RANK_CLASSES = RANKS + FOREIGN
 SUIT_CLASSES = SUITS + FOREIGN
 
 FloatArray = npt.NDArray[np.float32]
-FORMAT = "pontoon-table deck profile 3"
-#: formats :func:`load_profile` reads (1: clean templates only; 2: no head)
-READABLE_FORMATS = ("pontoon-table deck profile 1", "pontoon-table deck profile 2", FORMAT)
+FORMAT = "pontoon-table deck profile 4"
+#: formats :func:`load_profile` reads (1: clean templates only; 2: no head;
+#: 3: no pip cards)
+READABLE_FORMATS = ("pontoon-table deck profile 1", "pontoon-table deck profile 2",
+                    "pontoon-table deck profile 3", FORMAT)
 _HEAD_ARRAYS = ("rank_w2", "rank_b2", "suit_w2", "suit_b2")
 
 
@@ -83,6 +86,10 @@ class DeckProfile:
     #: the generic classifier's output layers fitted to this deck (``vision.adapt``);
     #: None: the shipped ones (a format 1 or 2 profile)
     head: Head | None = None
+    #: the cards whose clean face showed a number card's pips at calibration
+    #: (``vision.pips.pip_card``): a lone big pip is none of them.  Empty: none
+    #: known (an older profile, or a deck printing one big sign on each card)
+    pip_cards: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -134,6 +141,7 @@ class DeckProfile:
             "rank_height": self.rank_height,
             "thresholds": self.thresholds.__dict__,
             "head_model": self.head.model if self.head is not None else None,
+            "pip_cards": sorted(self.pip_cards),
         }
         head = ({} if self.head is None
                 else {f"head_{k}": getattr(self.head, k).astype(np.float16) for k in _HEAD_ARRAYS})
@@ -240,6 +248,7 @@ def load_profile(path: str | Path) -> DeckProfile:
         rank_blurred=rank_blurred.astype(np.bool_),
         suit_blurred=suit_blurred.astype(np.bool_),
         head=head,
+        pip_cards=frozenset(str(c) for c in meta.get("pip_cards", ())) & set(CARD_CODES),
     )
 
 

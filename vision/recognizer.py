@@ -30,7 +30,7 @@ from vision.index import (
     read_other_way,
     read_patch,
 )
-from vision.pips import BodyReading, index_box_in_card, read_body
+from vision.pips import BodyReading, index_box_in_card, read_body, rule_out_pip_cards
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
@@ -513,7 +513,10 @@ class Recognizer:
         ordinary = [(k, g) for k, g in seen if not g.last_try]
         if self.body and reading.evidence is not None and ordinary:
             boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
-            reading = with_body(reading, read_body(src, quad, boxes, self.model, self._ink_fits))
+            body = read_body(src, quad, boxes, self.model, self._ink_fits)
+            if self.profile is not None:
+                body = rule_out_pip_cards(body, self.profile.pip_cards)
+            reading = with_body(reading, body)
         if reading.card is None:
             return reading
         return replace(reading, quad=quad)

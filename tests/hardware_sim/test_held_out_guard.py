@@ -91,7 +91,7 @@ def test_read_groups_lets_through_a_read_group_only() -> None:
     assert unread.returncode == 2
     assert "font:IBM 3270 (--typefaces7)" in unread.stderr
     assert "Oldania" not in unread.stderr
-    plain = subprocess.run(base[:2] + ["--dry-run", "--designs", "font:Oldania ADF Std/bold"],
+    plain = subprocess.run([*base[:2], "--dry-run", "--designs", "font:Oldania ADF Std/bold"],
                            capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert plain.returncode == 2 and "(--typefaces6)" in plain.stderr
 

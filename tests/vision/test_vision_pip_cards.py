@@ -1,0 +1,180 @@
+"""A deck profile's pip cards: a lone big pip is not a card the deck prints as
+an array (``vision.pips.pip_card``, ``rule_out_pip_cards``; docs/vision.md,
+nineteenth pass).
+
+Expected sets are derived from the standard layouts by hand: a 2 prints a
+pair of pips, a 3 to 10 an array of its rank's pips, an ace one big pip, a
+court a picture; the built-in renderer draws those layouts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware_sim.camera import make_frame
+from hardware_sim.cards import CARD_CODES, open_deck
+from vision.calibrate import InteractiveCalibration, calibrate_folder
+from vision.detect import find_card
+from vision.index import card_corners
+from vision.pips import (
+    RULED_OUT,
+    BodyReading,
+    index_box_in_card,
+    pip_card,
+    read_body,
+    rule_out_pip_cards,
+    suit_evidence,
+)
+from vision.profile import DeckProfile, load_profile
+from vision.recognizer import Recognizer
+
+#: the number cards of every suit: what a standard deck prints as pips
+NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
+
+
+@pytest.fixture(scope="module")
+def builtin_profile(calibration_dir: Path) -> DeckProfile:
+    return calibrate_folder(calibration_dir, name="builtin")
+
+
+def _ace_body(suit: str) -> BodyReading:
+    return BodyReading(0, suit, suit_evidence(suit), kind="ace")
+
+
+@pytest.mark.parametrize(("code", "kind", "pips", "expected"), [
+    ("6S", "array", 6, True),     # its own six pips
+    ("7S", "array", 6, True),     # a 7's odd pip left aside
+    ("TS", "array", 10, True),
+    ("6S", "array", 7, False),    # more pips than a 6 prints
+    ("3H", "array", 2, False),    # no array has fewer than three
+    ("KS", "array", 4, False),    # a court prints no array
+    ("2D", "two", 0, True),
+    ("3D", "two", 0, False),      # a pair is a two's layout only
+    ("AS", "ace", 0, False),      # an ace's pip teaches nothing to rule out
+    ("6S", "ace", 0, False),      # a deck with one big sign on each card
+    ("6S", "", 0, False),         # pips the reader missed
+])
+def test_a_pip_card_is_a_number_card_showing_its_own_layout(
+        code: str, kind: str, pips: int, expected: bool) -> None:
+    body = BodyReading(pips, "S", np.zeros(len(CARD_CODES)), kind=kind)
+    assert pip_card(code, body) is expected
+
+
+def test_a_lone_big_pip_rules_out_the_decks_pip_cards_only() -> None:
+    """Hand-made: a body showing one big spade with 6S and 9H as the deck's pip
+    cards: 6S joins the 39 other-suit cards at ``RULED_OUT``; AS and the
+    spade courts keep their nothing; 9H was ruled out by its suit already."""
+    out = rule_out_pip_cards(_ace_body("S"), frozenset({"6S", "9H"}))
+    ruled = {c for c, v in zip(CARD_CODES, out.evidence, strict=True) if v == RULED_OUT}
+    assert ruled == {c for c in CARD_CODES if c[1] != "S"} | {"6S"}
+    assert set(CARD_CODES) - ruled == {r + "S" for r in "A2345789TJQK"}
+
+
+@pytest.mark.parametrize("body", [
+    BodyReading(6, "S", np.zeros(len(CARD_CODES)), kind="array"),
+    BodyReading(0, "S", suit_evidence("S"), kind="two"),
+    BodyReading(0, "", np.zeros(len(CARD_CODES))),
+])
+def test_any_other_body_is_left_as_it_was(body: BodyReading) -> None:
+    assert rule_out_pip_cards(body, NUMBER_CARDS) is body
+
+
+def test_a_profile_without_pip_cards_rules_nothing_out() -> None:
+    ace = _ace_body("H")
+    assert rule_out_pip_cards(ace, frozenset()) is ace
+
+
+def test_calibration_learns_the_number_cards_of_a_standard_deck(
+        builtin_profile: DeckProfile) -> None:
+    assert builtin_profile.pip_cards == NUMBER_CARDS
+
+
+def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  # type: ignore[no-untyped-def]
+    """The dealer shows each card; frames of the clean faces teach the same
+    set, and a card taken back (``skip_back``) is forgotten."""
+    faces = {c: builtin_deck.face(c) for c in CARD_CODES}
+    cal = InteractiveCalibration(frames_needed=1)
+    taken_back = False
+    while (wanted := cal.wanted) is not None:
+        assert cal.offer(faces[wanted])
+        if wanted == "6S" and not taken_back:
+            assert "6S" in cal.pip_cards
+            cal.skip_back()
+            assert "6S" not in cal.pip_cards and cal.wanted == "6S"
+            taken_back = True
+    assert taken_back
+    assert cal.finish(name="dealer").pip_cards == NUMBER_CARDS
+
+
+def test_pip_cards_are_saved_and_an_older_profile_loads_without_them(
+        builtin_profile: DeckProfile, tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    builtin_profile.save(path)
+    assert load_profile(path).pip_cards == NUMBER_CARDS
+    # the same file as format 3 wrote it: no pip cards in its metadata
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["pip_cards"]
+    meta["format"] = "pontoon-table deck profile 3"
+    arrays["meta"] = np.array(json.dumps(meta))
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, **arrays)
+    assert load_profile(old).pip_cards == frozenset()
+
+
+def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
+    src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
+    det = find_card(src)
+    if det is None:
+        return None
+    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(src, det.quad))
+             if g is not None and g.box is not None]
+    return read_body(src, det.quad, boxes, rec.model, rec._ink_fits)
+
+
+def test_frames_of_the_decks_cards_never_have_their_own_card_ruled_out(
+        builtin_profile: DeckProfile) -> None:
+    """Camera frames (normal and hard presets) of every card of the deck, read
+    with its profile's pip cards: the guard never rules out the card on the
+    table, and it does speak: each ace read as an ace rules out its suit's
+    number cards."""
+    deck = open_deck("builtin")
+    rng = np.random.default_rng(11)
+    rec = Recognizer(builtin_profile)
+    aces_spoke = 0
+    for k, code in enumerate(CARD_CODES):
+        for preset in ("normal", "hard"):
+            frame = make_frame(deck, code, rng, preset=preset).image
+            body = _frame_body(rec, frame)
+            if body is None:
+                continue
+            guarded = rule_out_pip_cards(body, builtin_profile.pip_cards)
+            assert guarded.evidence[CARD_CODES.index(code)] == 0, (code, preset, k)
+            if code[0] == "A" and body.kind == "ace":
+                aces_spoke += 1
+                assert all(guarded.evidence[CARD_CODES.index(r + code[1])] == RULED_OUT
+                           for r in "23456789T")
+    assert aces_spoke >= 4  # of the 8 frames of aces
+
+
+def test_the_reader_adds_the_ruling_in_profile_mode(builtin_profile: DeckProfile) -> None:
+    """The same frame of an ace read with the profile, and with the profile
+    stripped of its pip cards: the number cards of its suit lose exactly
+    ``RULED_OUT`` more, nothing else changes."""
+    deck = open_deck("builtin")
+    frame = make_frame(deck, "AS", np.random.default_rng(3), preset="normal").image
+    with_pips = Recognizer(builtin_profile).read(frame)
+    without = Recognizer(replace(builtin_profile, pip_cards=frozenset())).read(frame)
+    assert with_pips.evidence is not None and without.evidence is not None
+    diff = with_pips.evidence - without.evidence
+    numbers = [CARD_CODES.index(r + "S") for r in "23456789T"]
+    assert np.allclose(diff[numbers], RULED_OUT)
+    others = [i for i in range(len(CARD_CODES)) if i not in numbers]
+    assert np.allclose(diff[others], 0.0)
+    assert with_pips.card == without.card == "AS"
