@@ -103,7 +103,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"pontoon-table vision calibrate: cannot write {out}: {exc}", file=sys.stderr)
         return 1
-    print(f"deck profile {profile.name!r} written to {out} (52 cards learned)")
+    print(f"deck profile {profile.name!r} written to {out} (52 cards learned; "
+          f"{len(profile.pip_cards)} print their pips as number cards)")
     return 0
 
 

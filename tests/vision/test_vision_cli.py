@@ -23,6 +23,8 @@ def test_calibrate_then_read_json(calibration_dir: Path, builtin_deck, tmp_path:
     profile = tmp_path / "deck.npz"
     done = _run("calibrate", str(calibration_dir), "--out", str(profile))
     assert done.returncode == 0, done.stderr
+    # a standard deck: 2 to 10 of four suits print their pips (9 x 4, by hand)
+    assert "52 cards learned; 36 print their pips" in done.stdout
     assert profile.stat().st_size < 500_000
     rng = np.random.default_rng(21)
     images = []
