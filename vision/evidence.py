@@ -287,8 +287,11 @@ class FrameFusion:
                 # nineteenth pass, second change).
                 reason = (f"frames disagree: frames named {' or '.join(sorted(self.accepted))}"
                           f", their sum {card}")
-                return FusedDecision(None, 0.0, reason, top_guesses(self.total),
-                                     self.frames, self.used)
+                guesses = top_guesses(self.total)
+                p = posterior(self.total)
+                named = tuple((c, round(float(p[CARD_CODES.index(c)]), 3))
+                              for c in sorted(self.accepted - {g for g, _ in guesses}))
+                return FusedDecision(None, 0.0, reason, guesses + named, self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]
