@@ -203,8 +203,6 @@ class FrameFusion:
     by ``margin_nats`` (and, with ``require_accept``, some corner of some frame
     accepted that very card on its own).  A frame whose corners accept another
     card than earlier frames did starts the sum again (the card was swapped).
-    When frames accepted cards and the sum leads with none of them, nothing is
-    named: the sum may not overrule a sure frame.
     """
 
     margin_nats: float = FUSE_MARGIN
@@ -279,19 +277,6 @@ class FrameFusion:
             return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
                                  top_guesses(self.total), self.frames, self.used)
         if enough and lead >= self.margin_nats and backed:
-            if self.accepted and card not in self.accepted:
-                # Frames sure of one card, their summed leanings of another:
-                # a sure frame is the reader's strongest word, a sum of weak
-                # frames (a classifier's repeated leaning on a face it never
-                # saw) its weakest, so neither is taken (docs/vision.md,
-                # nineteenth pass, second change).
-                reason = (f"frames disagree: frames named {' or '.join(sorted(self.accepted))}"
-                          f", their sum {card}")
-                guesses = top_guesses(self.total)
-                p = posterior(self.total)
-                named = tuple((c, round(float(p[CARD_CODES.index(c)]), 3))
-                              for c in sorted(self.accepted - {g for g, _ in guesses}))
-                return FusedDecision(None, 0.0, reason, guesses + named, self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]

@@ -82,54 +82,6 @@ def test_a_swapped_card_starts_the_sum_again() -> None:
     assert fusion.decide().card == "KS"
 
 
-def _sure_of(card: str, leaning_to: str, lead: float) -> Reading:
-    """A frame whose corners accepted ``card`` while its evidence leans to
-    ``leaning_to`` by ``lead`` nats (the deck's templates sure of an ace, the
-    classifier leaning to the 6, as on the Oldania deck)."""
-    ev = np.full(len(CARD_CODES), -30.0)
-    ev[CARD_CODES.index(leaning_to)] = 0.0
-    ev[CARD_CODES.index(card)] = -lead
-    return Reading(card, 0.9, evidence=ev, accepted=(card,))
-
-
-def test_the_sum_may_not_overrule_frames_sure_of_another_card() -> None:
-    """Twelve frames that each accepted AH, each leaning to 6H by 3 nats:
-    6H leads the sum by 36, above the margin, yet the frames were sure of AH;
-    nothing is named, and both are offered (6H first, by the sum; AH, which
-    the sum gives no chance, because frames were sure of it)."""
-    assert FUSE_MARGIN < 12 * 3
-    fusion = FrameFusion(min_frames=3)
-    for _ in range(12):
-        fusion.push(_sure_of("AH", "6H", 3.0))
-        assert not fusion.ready()
-    final = fusion.decide(final=True)
-    assert final.card is None
-    assert final.reason == "frames disagree: frames named AH, their sum 6H"
-    assert reason_code(final.reason) == "frames_disagree"
-    assert [g for g, _ in final.guesses[:2]] == ["6H", "AH"]
-
-
-def test_the_same_leaning_with_no_frame_sure_still_names_its_card() -> None:
-    """The same twelve frames with no corner sure of anything: the sum alone
-    is the evidence, as before, and names 6H."""
-    fusion = FrameFusion(min_frames=3)
-    for _ in range(12):
-        r = _sure_of("AH", "6H", 3.0)
-        fusion.push(Reading(None, 0.0, "rank ambiguous", evidence=r.evidence))
-    assert fusion.decide(final=True).card == "6H"
-
-
-def test_a_sum_that_agrees_with_the_sure_frames_names_their_card() -> None:
-    """Three frames sure of 7C whose evidence leans to 7C by half the margin
-    each: 1.5 margins, the card they named."""
-    fusion = FrameFusion(min_frames=3)
-    for _ in range(3):
-        lean = _leaning("7C", FUSE_MARGIN / 2).evidence
-        fusion.push(Reading("7C", 0.9, evidence=lean, accepted=("7C",)))
-    assert fusion.ready()
-    assert fusion.decide().card == "7C"
-
-
 @pytest.mark.parametrize("style", ["classic", "modern", "duplex", "four_color"])
 def test_the_loop_of_a_six_is_low_and_of_a_nine_high(style: str) -> None:
     """A 6 closes its loop at the bottom, a 9 at the top, in every typeface."""
