@@ -77,6 +77,11 @@ def face_body(image: Image) -> BodyReading:
     return read_body(image, det.quad, boxes, generic.model, generic._ink_fits)
 
 
+def largest_pip(body: BodyReading) -> int:
+    """The largest pip (body px) of a number card's body read at calibration."""
+    return max((p.size for p in body.candidates), default=0)
+
+
 def find_calibration_images(folder: str | Path) -> dict[str, Path]:
     """``{code: path}`` for a folder of ``AS.png``, ``TD.png``... (``10D`` is accepted)."""
     root = Path(folder)
@@ -111,8 +116,10 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
     blurred = {code: b for code, (_, b) in read.items()}
     profile = with_head(build_profile(samples, name=name, blurred=blurred), samples, blurred)
     check_profile(profile, samples)
-    pips = frozenset(code for code, img in images.items() if pip_card(code, face_body(img)))
-    return replace(profile, pip_cards=pips)
+    bodies = {code: face_body(img) for code, img in images.items()}
+    pips = frozenset(code for code, body in bodies.items() if pip_card(code, body))
+    return replace(profile, pip_cards=pips,
+                   pip_size=max((largest_pip(bodies[c]) for c in pips), default=0))
 
 
 def with_head(
@@ -171,9 +178,12 @@ class InteractiveCalibration:
     _streak: list[IndexGlyphs] = field(default_factory=list)
     _streak_blurred: list[IndexGlyphs] = field(default_factory=list)
     _frames: int = 0
-    #: cards one of whose learned frames showed the card's own pips
-    pip_cards: set[str] = field(default_factory=set)
-    _streak_pips: bool = False
+    #: cards one of whose learned frames showed the card's own pips, and the
+    #: largest pip each showed
+    pip_cards: dict[str, int] = field(default_factory=dict)
+    #: the largest pip of the streak's frames that showed the card's own pips
+    #: (-1: none did)
+    _streak_pip: int = -1
 
     @property
     def wanted(self) -> str | None:
@@ -200,13 +210,15 @@ class InteractiveCalibration:
             return False
         self._streak.extend(glyphs)
         self._streak_blurred.extend(blurred)
-        self._streak_pips = self._streak_pips or pip_card(code, face_body(frame))
+        body = face_body(frame)
+        if pip_card(code, body):
+            self._streak_pip = max(self._streak_pip, largest_pip(body))
         self._frames += 1
         if self._frames >= self.frames_needed:
             self.samples[code] = list(self._streak)
             self.blurred[code] = list(self._streak_blurred)
-            if self._streak_pips:
-                self.pip_cards.add(code)
+            if self._streak_pip >= 0:
+                self.pip_cards[code] = self._streak_pip
             self._restart()
             return True
         return False
@@ -215,7 +227,7 @@ class InteractiveCalibration:
         self._streak.clear()
         self._streak_blurred.clear()
         self._frames = 0
-        self._streak_pips = False
+        self._streak_pip = -1
 
     def skip_back(self) -> None:
         """Forget the last learned card (the dealer showed the wrong one)."""
@@ -223,7 +235,7 @@ class InteractiveCalibration:
         if done:
             del self.samples[done[-1]]
             self.blurred.pop(done[-1], None)
-            self.pip_cards.discard(done[-1])
+            self.pip_cards.pop(done[-1], None)
         self._restart()
 
     def finish(self, *, name: str) -> DeckProfile:
@@ -232,4 +244,5 @@ class InteractiveCalibration:
         profile = with_head(build_profile(self.samples, name=name, blurred=self.blurred),
                             self.samples, self.blurred)
         check_profile(profile, self.samples)
-        return replace(profile, pip_cards=frozenset(self.pip_cards))
+        return replace(profile, pip_cards=frozenset(self.pip_cards),
+                       pip_size=max(self.pip_cards.values(), default=0))

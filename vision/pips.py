@@ -77,6 +77,10 @@ SURE_SUIT, SURE_ACE = 0.8, 0.93
 MIDDLE = 0.04
 #: pips fewer than this are no array (an ace's one pip, two court symbols)
 MIN_PIPS = 3
+#: a lone mark this many times the deck's largest number-card pip is no
+#: number card of that deck (``rule_out_pip_cards``): the least ratio that
+#: keeps out a deck whose aces are its pips' size (``paris``), not tuned
+LONE_MARK = 1.5
 #: a candidate's area may differ from the group's median by this factor
 AREA_SPREAD = 1.9
 #: the suit classifier must give the array's suit at least this probability,
@@ -138,8 +142,12 @@ class BodyReading:
     #: every candidate looked at, for benchmarks and tests
     candidates: tuple[Pip, ...] = ()
     #: what was seen: "array" (a number card's pips), "ace" (one big pip),
-    #: "two" (a pair of pips on the long axis), "" (nothing it can use)
+    #: "two" (a pair of pips on the long axis), "" (nothing it can use);
+    #: "mark" once a deck's profile has ruled by ``lone_mark`` alone
     kind: str = ""
+    #: the size (px) of the body's only mark when it lies in the card's middle
+    #: (an ace's layout), whether or not its suit is sure; 0 otherwise
+    lone_mark: int = 0
 
     @property
     def says_anything(self) -> bool:
@@ -394,10 +402,15 @@ def lone_pip(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str
     if len(big) != 1:
         return None
     p = big[0]
-    if abs(p.x - BODY_W / 2) > 0.08 * BODY_W or abs(p.y - BODY_H / 2) > 0.08 * BODY_H:
+    if not in_the_middle(p):
         return None
     suits = {s for s in _sure_suits(p, classes, SURE_ACE) if colour_fits(p.colour, s)}
     return suits.pop() if len(suits) == 1 else None
+
+
+def in_the_middle(mark: _Placed) -> bool:
+    """Whether a mark lies where an ace's pip does: at the card's centre."""
+    return abs(mark.x - BODY_W / 2) <= 0.08 * BODY_W and abs(mark.y - BODY_H / 2) <= 0.08 * BODY_H
 
 
 def pip_pair(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str | None:
@@ -428,6 +441,7 @@ def read_body(
     if not blobs:
         return SILENT
     classes = model.suit.classes
+    lone = blobs[0].size if len(blobs) == 1 and in_the_middle(blobs[0]) else 0
     group = array_shape(blobs)
     if group:
         array = pip_array(classify(group, model), classes)
@@ -441,13 +455,13 @@ def read_body(
         pips = classify(big, model)
         ace = lone_pip(pips, classes, colour_fits)
         if ace is not None:
-            return BodyReading(0, ace, suit_evidence(ace), tuple(pips), "ace")
+            return BodyReading(0, ace, suit_evidence(ace), tuple(pips), "ace", lone)
     if len(blobs) == 2:
         pips = classify(blobs, model)
         two = pip_pair(pips, classes, colour_fits)
         if two is not None:
             return BodyReading(0, two, suit_evidence(two), tuple(pips), "two")
-    return SILENT
+    return replace(SILENT, lone_mark=lone) if lone else SILENT
 
 
 def pip_card(code: str, body: BodyReading) -> bool:
@@ -462,17 +476,23 @@ def pip_card(code: str, body: BodyReading) -> bool:
     return body.kind == "two" and pips == 2
 
 
-def rule_out_pip_cards(body: BodyReading, pip_cards: frozenset[str]) -> BodyReading:
+def rule_out_pip_cards(
+    body: BodyReading, pip_cards: frozenset[str], pip_size: int = 0
+) -> BodyReading:
     """``body`` with the deck's ``pip_cards`` ruled out when it shows an ace's
-    lone big pip.  Blur and glare take marks away and never turn a clean array
-    of small pips into one big, sure pip in the card's middle, so a deck whose
-    clean 6 is an array does not show its 6 so; only its calibration can know
-    that (a generic reader would wrongly rule out the cards of decks that print
-    one big sign on every card)."""
-    if body.kind != "ace" or not pip_cards:
+    lone big pip, or (``pip_size``: the largest pip the deck's number cards
+    showed at calibration) a single mark in the card's middle ``LONE_MARK``
+    times that size, whatever its suit.  Blur and glare take marks away and
+    never turn a clean array of small pips into one big mark in the card's
+    middle, so a deck whose clean 6 is an array does not show its 6 so; only
+    its calibration can know that (a generic reader would wrongly rule out the
+    cards of decks that print one big sign on every card)."""
+    lone = pip_size > 0 and body.lone_mark >= LONE_MARK * pip_size
+    if not pip_cards or not (body.kind == "ace" or lone):
         return body
     ruled = np.array([c in pip_cards for c in CARD_CODES])
-    return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence))
+    return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence),
+                   kind=body.kind or "mark")
 
 
 def suit_evidence(suit: str) -> npt.NDArray[np.float64]:

@@ -11,7 +11,8 @@ loads without pickle.  Format 2 (the eleventh pass) adds templates read from
 blurred copies of the faces (``vision.blurred``) and marks which they are;
 format 3 (the sixteenth pass) adds the deck's own output layers for the generic
 classifier (``vision.adapt``); format 4 (the nineteenth pass) the cards whose
-clean face printed a number card's pips (``vision.pips.pip_card``).  An older
+clean face printed a number card's pips (``vision.pips.pip_card``) and their
+largest pip.  An older
 file still loads and reads as it did: calibrating again adds what it lacks.
 """
 
@@ -90,6 +91,8 @@ class DeckProfile:
     #: (``vision.pips.pip_card``): a lone big pip is none of them.  Empty: none
     #: known (an older profile, or a deck printing one big sign on each card)
     pip_cards: frozenset[str] = frozenset()
+    #: the largest pip (body px, ``vision.pips``) those cards showed; 0: unknown
+    pip_size: int = 0
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -142,6 +145,7 @@ class DeckProfile:
             "thresholds": self.thresholds.__dict__,
             "head_model": self.head.model if self.head is not None else None,
             "pip_cards": sorted(self.pip_cards),
+            "pip_size": self.pip_size,
         }
         head = ({} if self.head is None
                 else {f"head_{k}": getattr(self.head, k).astype(np.float16) for k in _HEAD_ARRAYS})
@@ -249,6 +253,7 @@ def load_profile(path: str | Path) -> DeckProfile:
         suit_blurred=suit_blurred.astype(np.bool_),
         head=head,
         pip_cards=frozenset(str(c) for c in meta.get("pip_cards", ())) & set(CARD_CODES),
+        pip_size=max(int(meta.get("pip_size", 0)), 0),
     )
 
 

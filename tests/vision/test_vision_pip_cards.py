@@ -22,6 +22,7 @@ from vision.calibrate import InteractiveCalibration, calibrate_folder
 from vision.detect import find_card
 from vision.index import card_corners
 from vision.pips import (
+    LONE_MARK,
     RULED_OUT,
     BodyReading,
     index_box_in_card,
@@ -108,7 +109,9 @@ def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  
             assert "6S" not in cal.pip_cards and cal.wanted == "6S"
             taken_back = True
     assert taken_back
-    assert cal.finish(name="dealer").pip_cards == NUMBER_CARDS
+    learned = cal.finish(name="dealer")
+    assert learned.pip_cards == NUMBER_CARDS
+    assert learned.pip_size == _images_pip_size(builtin_deck)
 
 
 def test_pip_cards_are_saved_and_an_older_profile_loads_without_them(
@@ -116,16 +119,18 @@ def test_pip_cards_are_saved_and_an_older_profile_loads_without_them(
     path = tmp_path / "deck.npz"
     builtin_profile.save(path)
     assert load_profile(path).pip_cards == NUMBER_CARDS
+    assert load_profile(path).pip_size == builtin_profile.pip_size > 0
     # the same file as format 3 wrote it: no pip cards in its metadata
     with np.load(path, allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(str(arrays["meta"]))
-    del meta["pip_cards"]
+    del meta["pip_cards"], meta["pip_size"]
     meta["format"] = "pontoon-table deck profile 3"
     arrays["meta"] = np.array(json.dumps(meta))
     old = tmp_path / "old.npz"
     np.savez_compressed(old, **arrays)
     assert load_profile(old).pip_cards == frozenset()
+    assert load_profile(old).pip_size == 0
 
 
 def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
@@ -154,7 +159,8 @@ def test_frames_of_the_decks_cards_never_have_their_own_card_ruled_out(
             body = _frame_body(rec, frame)
             if body is None:
                 continue
-            guarded = rule_out_pip_cards(body, builtin_profile.pip_cards)
+            guarded = rule_out_pip_cards(body, builtin_profile.pip_cards,
+                                         builtin_profile.pip_size)
             assert guarded.evidence[CARD_CODES.index(code)] == 0, (code, preset, k)
             if code[0] == "A" and body.kind == "ace":
                 aces_spoke += 1
@@ -178,3 +184,52 @@ def test_the_reader_adds_the_ruling_in_profile_mode(builtin_profile: DeckProfile
     others = [i for i in range(len(CARD_CODES)) if i not in numbers]
     assert np.allclose(diff[others], 0.0)
     assert with_pips.card == without.card == "AS"
+
+
+def _images_pip_size(deck) -> int:  # type: ignore[no-untyped-def]
+    from vision.calibrate import calibrate_images
+
+    return calibrate_images({c: deck.face(c) for c in CARD_CODES}, name="b").pip_size
+
+
+def test_calibration_keeps_the_decks_largest_pip(builtin_profile: DeckProfile) -> None:
+    """The built-in renderer draws body pips 0.17 of the card's width high
+    (``CardStyle.pip``) and the body image is 100 px wide: 17 px, give or
+    take 2 for anti-aliasing and the ink threshold."""
+    assert abs(builtin_profile.pip_size - 17) <= 2
+
+
+@pytest.mark.parametrize(("lone_mark", "pip_size", "ruled"), [
+    (30, 19, True),    # 30 >= 1.5 x 19 = 28.5: an ace's mark on a font deck
+    (28, 19, False),   # just under
+    (26, 40, False),   # paris: its aces' pips are its number cards' size
+    (45, 0, False),    # a profile that never measured its pips
+    (0, 19, False),    # no lone mark
+])
+def test_a_lone_mark_rules_out_pip_cards_by_its_size_alone(
+        lone_mark: int, pip_size: int, ruled: bool) -> None:
+    """A body with one mark in the middle whose suit the classifier was not
+    sure of (kind ""): it rules out the deck's pip cards when it is
+    ``LONE_MARK`` times the deck's largest pip, and says nothing of the suit."""
+    assert LONE_MARK == 1.5
+    body = BodyReading(0, "", np.zeros(len(CARD_CODES)), lone_mark=lone_mark)
+    out = rule_out_pip_cards(body, NUMBER_CARDS, pip_size)
+    if not ruled:
+        assert out is body
+        return
+    assert out.kind == "mark" and out.says_anything
+    ruled_codes = {c for c, v in zip(CARD_CODES, out.evidence, strict=True) if v == RULED_OUT}
+    assert ruled_codes == NUMBER_CARDS
+    assert not out.evidence[[CARD_CODES.index(c) for c in CARD_CODES
+                             if c not in NUMBER_CARDS]].any()
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("AS", 42), ("AD", 42),          # the ace's pip: 0.42 of the width (CardStyle.ace_pip)
+    ("5H", 0), ("9C", 0), ("2D", 0),  # several marks: no lone one
+])
+def test_the_body_measures_a_lone_mark(builtin_deck, code: str, expected: int) -> None:  # type: ignore[no-untyped-def]
+    rec = Recognizer()
+    body = _frame_body(rec, builtin_deck.face(code))
+    assert body is not None
+    assert abs(body.lone_mark - expected) <= 4
