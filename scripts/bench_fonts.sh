@@ -77,7 +77,7 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Humor Sans:fonts-humor-sans" \
         "Dustismo:fonts-dustin" "Dustismo Roman:fonts-dustin" \
         "Mekanus ADF Std:fonts-adf-mekanus" "Solothurn:fonts-adf-solothurn" \
-        "Museum:fonts-levien-museum" "Inconsolata:fonts-inconsolata" "IBM 3270:fonts-3270" \
+        "Essays1743:fonts-essays1743" "Inconsolata:fonts-inconsolata" "IBM 3270:fonts-3270" \
         "Agave:fonts-agave"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done

@@ -120,6 +120,17 @@ def _sheet_ink(font: FontFile, size: float) -> dict[str, _Ink]:
     return out
 
 
+def undrawn_label(font: FontFile) -> str | None:
+    """The first index label ``font`` draws nothing for (None: it draws them
+    all): a face that lacks them, or that the renderer cannot use, makes no
+    deck, and a benchmark should say so before it reads anything."""
+    try:
+        _sheet_ink(font, 24.0)
+    except RuntimeError as exc:
+        return str(exc).rsplit(" for ", 1)[-1].strip("'")
+    return None
+
+
 def _scaled(ink: Image, scale: float, max_width: int | None = None) -> Image:
     h = max(1, round(ink.shape[0] * scale))
     w = max(1, round(ink.shape[1] * scale))

@@ -136,6 +136,7 @@ FONT_PACKAGES: dict[str, str] = {
     "Mekanus ADF Std": "fonts-adf-mekanus",
     "Solothurn": "fonts-adf-solothurn",
     "Museum": "fonts-levien-museum",
+    "Essays1743": "fonts-essays1743",
     "Inconsolata": "fonts-inconsolata",
     "IBM 3270": "fonts-3270",
     "Agave": "fonts-agave",

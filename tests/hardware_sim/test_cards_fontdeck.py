@@ -184,3 +184,24 @@ def test_isolated_fonts_leave_nothing_to_substitute() -> None:
     assert np.array_equal(asked_other, asked_serif)
     # while the system's fontconfig draws real Liberation Sans
     assert np.abs(system_other - asked_serif).mean() > 5
+
+
+def test_a_face_that_draws_every_label_is_drawable() -> None:
+    assert fontdeck.undrawn_label(find_font("DejaVu Sans")) is None
+
+
+@pytest.mark.skipif(not _installed("Museum"), reason="fonts-levien-museum is not installed")
+def test_a_face_that_draws_no_ten_is_named_before_a_benchmark_reads() -> None:
+    """Museum (fonts-levien-museum; no group's face since it stopped the twelfth
+    group's first read attempt) draws nothing for "10" through the renderer:
+    the label is named, and the benchmarks' font check refuses the deck."""
+    import subprocess
+    import sys
+
+    assert fontdeck.undrawn_label(find_font("Museum")) == "10"
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, str(root / "benchmarks" / "vision_fuse.py"),
+                          "--designs", "font:Museum", "--dry-run"],
+                         capture_output=True, text=True, timeout=120, cwd=root)
+    assert run.returncode == 2
+    assert "font:Museum (nothing drawn for '10')" in run.stderr
