@@ -515,8 +515,7 @@ class Recognizer:
             boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
             body = read_body(src, quad, boxes, self.model, self._ink_fits)
             if self.profile is not None:
-                body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
-                                          self.profile.picture_cards)
+                body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size)
             reading = with_body(reading, body)
         if reading.card is None:
             return reading
