@@ -24,7 +24,14 @@ from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
 from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
-from vision.pips import SILENT, BodyReading, index_box_in_card, pip_card, read_body
+from vision.pips import (
+    SILENT,
+    BodyReading,
+    index_box_in_card,
+    picture_card,
+    pip_card,
+    read_body,
+)
 from vision.profile import DeckProfile, ProfileError, build_profile
 from vision.sources import ImageError, load_image
 
@@ -119,7 +126,8 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
     bodies = {code: face_body(img) for code, img in images.items()}
     pips = frozenset(code for code, body in bodies.items() if pip_card(code, body))
     return replace(profile, pip_cards=pips,
-                   pip_size=max((largest_pip(bodies[c]) for c in pips), default=0))
+                   pip_size=max((largest_pip(bodies[c]) for c in pips), default=0),
+                   picture_cards=frozenset(c for c, b in bodies.items() if picture_card(c, b)))
 
 
 def with_head(
@@ -184,6 +192,9 @@ class InteractiveCalibration:
     #: the largest pip of the streak's frames that showed the card's own pips
     #: (-1: none did)
     _streak_pip: int = -1
+    #: courts every learned frame of which showed a picture
+    picture_cards: set[str] = field(default_factory=set)
+    _streak_picture: bool = True
 
     @property
     def wanted(self) -> str | None:
@@ -211,6 +222,7 @@ class InteractiveCalibration:
         self._streak.extend(glyphs)
         self._streak_blurred.extend(blurred)
         body = face_body(frame)
+        self._streak_picture = self._streak_picture and picture_card(code, body)
         if pip_card(code, body):
             self._streak_pip = max(self._streak_pip, largest_pip(body))
         self._frames += 1
@@ -219,6 +231,8 @@ class InteractiveCalibration:
             self.blurred[code] = list(self._streak_blurred)
             if self._streak_pip >= 0:
                 self.pip_cards[code] = self._streak_pip
+            if self._streak_picture:
+                self.picture_cards.add(code)
             self._restart()
             return True
         return False
@@ -228,6 +242,7 @@ class InteractiveCalibration:
         self._streak_blurred.clear()
         self._frames = 0
         self._streak_pip = -1
+        self._streak_picture = True
 
     def skip_back(self) -> None:
         """Forget the last learned card (the dealer showed the wrong one)."""
@@ -236,6 +251,7 @@ class InteractiveCalibration:
             del self.samples[done[-1]]
             self.blurred.pop(done[-1], None)
             self.pip_cards.pop(done[-1], None)
+            self.picture_cards.discard(done[-1])
         self._restart()
 
     def finish(self, *, name: str) -> DeckProfile:
@@ -245,4 +261,5 @@ class InteractiveCalibration:
                             self.samples, self.blurred)
         check_profile(profile, self.samples)
         return replace(profile, pip_cards=frozenset(self.pip_cards),
-                       pip_size=max(self.pip_cards.values(), default=0))
+                       pip_size=max(self.pip_cards.values(), default=0),
+                       picture_cards=frozenset(self.picture_cards))

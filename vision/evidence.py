@@ -16,6 +16,7 @@ Pure NumPy; no project imports beyond ``vision``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -44,6 +45,7 @@ CODES: dict[str, str] = {
     "6 or 9: the index's geometry disagrees with the glyph": "orientation",
     "6 or 9": "orientation",
     "the card's pips disagree with its index": "pips_disagree",
+    "the card's pips rule out": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
@@ -94,6 +96,9 @@ MAX_FRAMES, MIN_FRAMES = 12, 2
 #: 0.415 and with deck profiles 0.419), ``benchmarks/weak_pass_stress.py
 #: --icc`` (docs/vision.md, "Eighth pass").
 FRAME_CORRELATION = 0.42
+#: frames whose body must rule a card out for the fusion never to name it (one
+#: frame's body can be wrong, as one frame's index can)
+VETO_FRAMES = 2
 
 _RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
 _SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
@@ -203,6 +208,7 @@ class FrameFusion:
     by ``margin_nats`` (and, with ``require_accept``, some corner of some frame
     accepted that very card on its own).  A frame whose corners accept another
     card than earlier frames did starts the sum again (the card was swapped).
+    A card the bodies of ``VETO_FRAMES`` frames ruled out is never named.
     """
 
     margin_nats: float = FUSE_MARGIN
@@ -230,6 +236,8 @@ class FrameFusion:
     accepted: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)
     reasons: list[str] = field(default_factory=list)
+    #: per card, how many frames' bodies ruled it out (``Reading.ruled_out``)
+    vetoes: Counter[str] = field(default_factory=Counter)
 
     def push_missing(self, reason: str) -> None:
         """A frame that never came (or showed nothing to read)."""
@@ -247,6 +255,8 @@ class FrameFusion:
         if accepted and self.accepted and not accepted & self.accepted:
             # another card: start again from this frame
             self.total, self.used, self.accepted = None, 0, set()
+            self.vetoes = Counter()
+        self.vetoes.update(getattr(reading, "ruled_out", ()))
         self.seen |= accepted
         self.accepted |= accepted
         if reading.card is None:
@@ -277,6 +287,15 @@ class FrameFusion:
             return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
                                  top_guesses(self.total), self.frames, self.used)
         if enough and lead >= self.margin_nats and backed:
+            if self.vetoes[card] >= VETO_FRAMES:
+                # Per frame the body's word is bounded (``vision.pips``): a lead
+                # the index's frames build may outgrow it.  Over the card's frames
+                # it is not: what the pips of several frames rule out is not named
+                # (docs/vision.md, nineteenth pass, fifth change).
+                reason = (f"the card's pips rule out: {card} (the bodies of "
+                          f"{self.vetoes[card]} frames disagree with the index)")
+                return FusedDecision(None, 0.0, reason, top_guesses(self.total),
+                                     self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]

@@ -476,8 +476,17 @@ def pip_card(code: str, body: BodyReading) -> bool:
     return body.kind == "two" and pips == 2
 
 
+def picture_card(code: str, body: BodyReading) -> bool:
+    """Whether ``body``, read off the clean face of court ``code`` at
+    calibration, is a picture: no ace's pip, no lone mark, no number card's
+    layout.  A court whose clean face shows one big mark (a design with a
+    big suit sign on its courts) is not one, so no ace's pip rules it out."""
+    return code[0] in "JQK" and not body.kind and not body.lone_mark
+
+
 def rule_out_pip_cards(
-    body: BodyReading, pip_cards: frozenset[str], pip_size: int = 0
+    body: BodyReading, pip_cards: frozenset[str], pip_size: int = 0,
+    picture_cards: frozenset[str] = frozenset(),
 ) -> BodyReading:
     """``body`` with the deck's ``pip_cards`` ruled out when it shows an ace's
     lone big pip, or (``pip_size``: the largest pip the deck's number cards
@@ -486,11 +495,14 @@ def rule_out_pip_cards(
     never turn a clean array of small pips into one big mark in the card's
     middle, so a deck whose clean 6 is an array does not show its 6 so; only
     its calibration can know that (a generic reader would wrongly rule out the
-    cards of decks that print one big sign on every card)."""
+    cards of decks that print one big sign on every card).  An ace's pip,
+    sure of its suit, also rules out the deck's ``picture_cards``; the
+    suit-blind lone mark does not (a court's picture may hold one big letter)."""
     lone = pip_size > 0 and body.lone_mark >= LONE_MARK * pip_size
-    if not pip_cards or not (body.kind == "ace" or lone):
+    ruled_out = pip_cards | picture_cards if body.kind == "ace" else pip_cards if lone else None
+    if not ruled_out:
         return body
-    ruled = np.array([c in pip_cards for c in CARD_CODES])
+    ruled = np.array([c in ruled_out for c in CARD_CODES])
     return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence),
                    kind=body.kind or "mark")
 

@@ -11,8 +11,8 @@ loads without pickle.  Format 2 (the eleventh pass) adds templates read from
 blurred copies of the faces (``vision.blurred``) and marks which they are;
 format 3 (the sixteenth pass) adds the deck's own output layers for the generic
 classifier (``vision.adapt``); format 4 (the nineteenth pass) the cards whose
-clean face printed a number card's pips (``vision.pips.pip_card``) and their
-largest pip.  An older
+clean face printed a number card's pips (``vision.pips.pip_card``), their
+largest pip, and the courts that showed a picture.  An older
 file still loads and reads as it did: calibrating again adds what it lacks.
 """
 
@@ -93,6 +93,9 @@ class DeckProfile:
     pip_cards: frozenset[str] = frozenset()
     #: the largest pip (body px, ``vision.pips``) those cards showed; 0: unknown
     pip_size: int = 0
+    #: the courts whose clean face showed a picture (``vision.pips.picture_card``):
+    #: an ace's sure pip is none of them either
+    picture_cards: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -146,6 +149,7 @@ class DeckProfile:
             "head_model": self.head.model if self.head is not None else None,
             "pip_cards": sorted(self.pip_cards),
             "pip_size": self.pip_size,
+            "picture_cards": sorted(self.picture_cards),
         }
         head = ({} if self.head is None
                 else {f"head_{k}": getattr(self.head, k).astype(np.float16) for k in _HEAD_ARRAYS})
@@ -254,6 +258,8 @@ def load_profile(path: str | Path) -> DeckProfile:
         head=head,
         pip_cards=frozenset(str(c) for c in meta.get("pip_cards", ())) & set(CARD_CODES),
         pip_size=max(int(meta.get("pip_size", 0)), 0),
+        picture_cards=frozenset(str(c) for c in meta.get("picture_cards", ()))
+        & set(CARD_CODES),
     )
 
 

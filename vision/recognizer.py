@@ -96,6 +96,9 @@ class Reading:
     evidence: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
     #: the cards a corner accepted on its own
     accepted: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    #: the cards the card's body ruled out in this frame (``with_body``): the
+    #: fusion of a resting card's frames vetoes a card two of them rule out
+    ruled_out: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
@@ -515,7 +518,8 @@ class Recognizer:
             boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
             body = read_body(src, quad, boxes, self.model, self._ink_fits)
             if self.profile is not None:
-                body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size)
+                body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
+                                          self.profile.picture_cards)
             reading = with_body(reading, body)
         if reading.card is None:
             return reading
@@ -647,13 +651,15 @@ def with_body(reading: Reading, body: BodyReading) -> Reading:
     if not body.says_anything or reading.evidence is None:
         return reading
     evidence = reading.evidence + body.evidence
-    if reading.card is not None and body.evidence[CARD_CODES.index(reading.card)] < 0:
+    ruled_out = frozenset(c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
+    if reading.card is not None and reading.card in ruled_out:
         return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
                        guesses=top_guesses(evidence), evidence=evidence,
-                       accepted=reading.accepted)
+                       accepted=reading.accepted, ruled_out=ruled_out)
     if reading.card is None:
-        return replace(reading, evidence=evidence, guesses=top_guesses(evidence))
-    return replace(reading, evidence=evidence)
+        return replace(reading, evidence=evidence, guesses=top_guesses(evidence),
+                       ruled_out=ruled_out)
+    return replace(reading, evidence=evidence, ruled_out=ruled_out)
 
 
 #: a corner whose deck templates named a card by a blurred template alone

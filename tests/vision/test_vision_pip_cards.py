@@ -26,6 +26,7 @@ from vision.pips import (
     RULED_OUT,
     BodyReading,
     index_box_in_card,
+    picture_card,
     pip_card,
     read_body,
     rule_out_pip_cards,
@@ -36,6 +37,8 @@ from vision.recognizer import Recognizer
 
 #: the number cards of every suit: what a standard deck prints as pips
 NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
+#: its courts: what it prints as pictures
+COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +96,33 @@ def test_a_profile_without_pip_cards_rules_nothing_out() -> None:
 def test_calibration_learns_the_number_cards_of_a_standard_deck(
         builtin_profile: DeckProfile) -> None:
     assert builtin_profile.pip_cards == NUMBER_CARDS
+    assert builtin_profile.picture_cards == COURTS
+
+
+@pytest.mark.parametrize(("code", "kind", "lone_mark", "expected"), [
+    ("QS", "", 0, True),        # a picture: nothing an ace's body has
+    ("QS", "", 40, False),      # a court showing one big mark (a big suit sign)
+    ("KH", "ace", 45, False),   # a court printed like an ace
+    ("6S", "", 0, False),       # not a court
+])
+def test_a_picture_card_is_a_court_whose_body_shows_no_lone_mark(
+        code: str, kind: str, lone_mark: int, expected: bool) -> None:
+    body = BodyReading(0, "S", np.zeros(len(CARD_CODES)), kind=kind, lone_mark=lone_mark)
+    assert picture_card(code, body) is expected
+
+
+def test_an_aces_sure_pip_rules_out_the_pictures_and_a_lone_mark_does_not() -> None:
+    """Hand-made: a sure spade ace's body rules out the number cards and the
+    courts given; the same mark with its suit unsure ("mark", by size alone)
+    rules out the number cards only, since a court's picture may hold one big
+    letter; the aces are never ruled out but by suit."""
+    ace = rule_out_pip_cards(_ace_body("S"), NUMBER_CARDS, 19, COURTS)
+    kept = {c for c, v in zip(CARD_CODES, ace.evidence, strict=True) if v != RULED_OUT}
+    assert kept == {"AS"}
+    blind = BodyReading(0, "", np.zeros(len(CARD_CODES)), lone_mark=45)
+    mark = rule_out_pip_cards(blind, NUMBER_CARDS, 19, COURTS)
+    kept = {c for c, v in zip(CARD_CODES, mark.evidence, strict=True) if v != RULED_OUT}
+    assert kept == {"AC", "AD", "AH", "AS"} | COURTS
 
 
 def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  # type: ignore[no-untyped-def]
@@ -111,6 +141,7 @@ def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  
     assert taken_back
     learned = cal.finish(name="dealer")
     assert learned.pip_cards == NUMBER_CARDS
+    assert learned.picture_cards == COURTS
     assert learned.pip_size == _images_pip_size(builtin_deck)
 
 
@@ -120,17 +151,19 @@ def test_pip_cards_are_saved_and_an_older_profile_loads_without_them(
     builtin_profile.save(path)
     assert load_profile(path).pip_cards == NUMBER_CARDS
     assert load_profile(path).pip_size == builtin_profile.pip_size > 0
+    assert load_profile(path).picture_cards == COURTS
     # the same file as format 3 wrote it: no pip cards in its metadata
     with np.load(path, allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(str(arrays["meta"]))
-    del meta["pip_cards"], meta["pip_size"]
+    del meta["pip_cards"], meta["pip_size"], meta["picture_cards"]
     meta["format"] = "pontoon-table deck profile 3"
     arrays["meta"] = np.array(json.dumps(meta))
     old = tmp_path / "old.npz"
     np.savez_compressed(old, **arrays)
     assert load_profile(old).pip_cards == frozenset()
     assert load_profile(old).pip_size == 0
+    assert load_profile(old).picture_cards == frozenset()
 
 
 def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
@@ -160,7 +193,7 @@ def test_frames_of_the_decks_cards_never_have_their_own_card_ruled_out(
             if body is None:
                 continue
             guarded = rule_out_pip_cards(body, builtin_profile.pip_cards,
-                                         builtin_profile.pip_size)
+                                         builtin_profile.pip_size, builtin_profile.picture_cards)
             assert guarded.evidence[CARD_CODES.index(code)] == 0, (code, preset, k)
             if code[0] == "A" and body.kind == "ace":
                 aces_spoke += 1

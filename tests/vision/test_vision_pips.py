@@ -243,6 +243,9 @@ def test_the_body_adds_its_evidence_and_never_names_a_card_alone() -> None:
     assert out.evidence[CARD_CODES.index("QS")] == -8.0
     assert out.evidence[CARD_CODES.index("TS")] == -30.0
     assert out.reason == "rank ambiguous"
+    # what the fusion vetoes once two frames say it: the courts, the ace and the
+    # 2 to 8 of spades (fewer pips than nine), and every card of another suit
+    assert out.ruled_out == {c for c in CARD_CODES if c[1] != "S" or c[0] in "AJQK2345678"}
     blind = Reading(None, 0.0, "no index visible")
     assert with_body(blind, body) is blind
 

@@ -5,6 +5,8 @@ the card's edge)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -78,6 +80,44 @@ def test_a_swapped_card_starts_the_sum_again() -> None:
     fusion.push(Reading("4H", 0.9))
     fusion.push(Reading("KS", 0.9))
     assert fusion.used == 1 and not fusion.ready()
+    fusion.push(Reading("KS", 0.9))
+    assert fusion.decide().card == "KS"
+
+
+def _ruled(reading: Reading, *cards: str) -> Reading:
+    return replace(reading, ruled_out=frozenset(cards))
+
+
+def test_a_card_the_bodies_of_two_frames_rule_out_is_never_named() -> None:
+    """Six frames leaning to QS by half the margin each (three margins in
+    all, as Solothurn's ace read as a queen), two of whose bodies ruled QS out
+    (an ace's pip): nothing is named, and the reason says why."""
+    fusion = FrameFusion(min_frames=3)
+    for k in range(6):
+        frame = _leaning("QS", FUSE_MARGIN / 2)
+        fusion.push(_ruled(frame, "QS", "KS") if k in (1, 4) else frame)
+    final = fusion.decide(final=True)
+    assert final.card is None
+    assert final.reason.startswith("the card's pips rule out: QS (the bodies of 2 frames")
+    assert reason_code(final.reason) == "pips_disagree"
+    assert final.guesses[0][0] == "QS"
+
+
+def test_one_frames_body_alone_vetoes_nothing() -> None:
+    fusion = FrameFusion(min_frames=3)
+    for k in range(6):
+        frame = _leaning("QS", FUSE_MARGIN / 2)
+        fusion.push(_ruled(frame, "QS") if k == 2 else frame)
+    assert fusion.decide(final=True).card == "QS"
+
+
+def test_a_swapped_card_forgets_the_vetoes_of_the_card_before() -> None:
+    """Two frames ruling out KS, then frames accepting KS (another card was
+    put down): the new card's sum starts again, and so do its vetoes."""
+    fusion = FrameFusion(min_frames=2)
+    fusion.push(_ruled(Reading("4H", 0.9), "KS"))
+    fusion.push(_ruled(Reading("4H", 0.9), "KS"))
+    fusion.push(Reading("KS", 0.9))
     fusion.push(Reading("KS", 0.9))
     assert fusion.decide().card == "KS"
 
