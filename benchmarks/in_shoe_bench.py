@@ -298,6 +298,9 @@ def main() -> None:
         "harsh is a stress test, worse than a shoe should be)",
     )
     ap.add_argument("--why", action="store_true", help="list the unsure passes and their frames")
+    ap.add_argument("--read-groups", action="store_true",
+                    help="let --designs name designs of groups already read and reported "
+                         "(vision_split.READ_GROUPS): development data, not held-out figures")
     ap.add_argument(
         "--collect-only",
         action="store_true",
@@ -322,7 +325,7 @@ def main() -> None:
         else tuple(args.designs.split(",")) if args.designs else VALIDATION
     )
     if args.designs:
-        refuse_held_out(designs)
+        refuse_held_out(designs, read_groups=args.read_groups)
     require_fonts(designs)
     require_kde(designs)
     require_npm(designs)
