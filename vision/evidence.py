@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "6 or 9": "orientation",
     "the card's pips disagree with its index": "pips_disagree",
     "the card's pips rule out": "pips_disagree",
+    "no court picture where the index says a court": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",

@@ -54,6 +54,7 @@ from vision.evidence import (
     top_guesses,
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
+from vision.in_shoe_body import COURTS, band_is_blank
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
     CARD_H,
@@ -94,6 +95,8 @@ PASS_TAIL = 2
 FRAME_MARGIN = 7.5
 
 PARTIAL = "an index corner only partly in view"
+#: a frame whose index names a court over a blank band (``vision.in_shoe_body``)
+NO_PICTURE = "no court picture where the index says a court"
 ONE_FRAME = "not sure enough from one frame"
 #: an index must be in view this far (mm) from the card's short edge
 _ZONE_MM = 20.5
@@ -168,10 +171,17 @@ class InShoeReader:
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
             return Reading(None, 0.0, pose.reason)
+        no_court = band_is_blank(frame, pose.quad, self._window(frame)) is True
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
-            return Reading(None, 0.0, PARTIAL)
+            return Reading(None, 0.0, PARTIAL, ruled_out=COURTS if no_court else frozenset())
+        if no_court:
+            # (veto only: the evidence stays, so no lead moves to another card)
+            reading = replace(reading, ruled_out=reading.ruled_out | COURTS)
+            if reading.card in COURTS:
+                reading = replace(reading, card=None, confidence=0.0, reason=NO_PICTURE,
+                                  guess=reading.card, guesses=top_guesses(reading.evidence))
         ev = reading.evidence
         if reading.card is not None and ev is not None and margin(ev)[1] < self.frame_margin:
             return replace(
@@ -183,6 +193,15 @@ class InShoeReader:
                 guesses=top_guesses(reading.evidence),
             )
         return reading
+
+    def _window(self, frame: npt.NDArray[np.uint8]) -> tuple[float, float, float, float]:
+        """The window's aperture in ``frame``'s pixels (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = (float(v) for v in self.geometry.window_rect_px)
+        fh, fw = frame.shape[:2]
+        if (fw, fh) != self.geometry.frame_px:
+            sx, sy = fw / self.geometry.frame_px[0], fh / self.geometry.frame_px[1]
+            x0, x1, y0, y1 = x0 * sx, x1 * sx, y0 * sy, y1 * sy
+        return x0, y0, x1, y1
 
     def _corners(self, frame: npt.NDArray[np.uint8], pose: Pose) -> Iterator[IndexGlyphs | None]:
         """The visible end's index corners, lazily: its left one (the common
@@ -235,11 +254,7 @@ class InShoeReader:
             np.uint8,
         )
         # the window in the patch's units
-        x0, y0, x1, y1 = (float(v) for v in self.geometry.window_rect_px)
-        fh, fw = frame.shape[:2]
-        if (fw, fh) != self.geometry.frame_px:
-            sx, sy = fw / self.geometry.frame_px[0], fh / self.geometry.frame_px[1]
-            x0, x1, y0, y1 = x0 * sx, x1 * sx, y0 * sy, y1 * sy
+        x0, y0, x1, y1 = self._window(frame)
         rim = 2.0
         x0, y0, x1, y1 = x0 + rim, y0 + rim, x1 - rim, y1 - rim
         corners = cv2.perspectiveTransform(_PATCH_CORNERS, m)[0]
@@ -381,7 +396,9 @@ class PassFusion:
         else:
             self.seen_card, self.empty_after = True, 0
         if reading.evidence is None:
-            # a frame with no index read says nothing about the card
+            # a frame with no index read says nothing about the card's index
+            # (its body may have ruled courts out: ``vision.in_shoe_body``)
+            self._fusion.vetoes.update(reading.ruled_out)
             self._fusion.frames += 1
             self._middle_since = self._middle_since or reading.reason == MIDDLE
             return

@@ -1,0 +1,117 @@
+"""In the shoe, the band below the index: a court's picture or an ace's paper
+(``vision.in_shoe_body``; docs/vision.md, nineteenth pass, sixth change).
+
+Frames come from the simulator's in-shoe renderer over the built-in deck,
+whose courts print a picture right below the index (``builtin.py``:
+``_draw_court``) and whose aces print one pip in the card's middle and
+nothing else there; the expected verdicts follow from that layout."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from hardware_sim.camera.in_shoe import InShoeRenderer
+from vision.in_shoe import NO_PICTURE, InShoeReader
+from vision.in_shoe_body import BAND, COURTS, band_ink, band_is_blank
+from vision.in_shoe_pose import Pose, find_pose
+from vision.index import CARD_H, CARD_W
+
+Image = npt.NDArray[np.uint8]
+
+
+@pytest.fixture(scope="module")
+def reader() -> InShoeReader:
+    return InShoeReader()
+
+
+@pytest.fixture(scope="module")
+def renderer() -> InShoeRenderer:
+    return InShoeRenderer("builtin", preset="normal", seed=5)
+
+
+def _pass(renderer: InShoeRenderer, code: str, k: int) -> list[Image]:
+    rng = np.random.default_rng(k)
+    plan = renderer.plan(code, rng, lead="top" if k % 2 else "bottom")
+    return [f.image for f in renderer.render_pass(plan, rng)]
+
+
+def _verdicts(reader: InShoeReader, frames: list[Image]) -> list[bool]:
+    out = []
+    for f in frames:
+        pose = find_pose(f)
+        if isinstance(pose, Pose):
+            blank = band_is_blank(f, pose.quad, reader._window(f))
+            if blank is not None:
+                out.append(blank)
+    return out
+
+
+@pytest.mark.parametrize("code", ["AS", "AH"])
+def test_an_aces_band_is_blank_paper(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    for k in range(2):
+        seen = _verdicts(reader, _pass(renderer, code, k))
+        assert len(seen) >= 2 and all(seen), seen
+
+
+@pytest.mark.parametrize("code", ["QS", "KD", "JH", "4C", "9H"])
+def test_a_court_or_number_cards_band_is_never_blank(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    for k in range(2):
+        seen = _verdicts(reader, _pass(renderer, code, k))
+        assert seen and not any(seen), seen
+
+
+def test_a_band_not_wholly_in_view_says_nothing(reader: InShoeReader) -> None:
+    """The card's end just inside the window: the band lies outside it."""
+    renderer = InShoeRenderer("builtin", preset="normal", seed=5)
+    rng = np.random.default_rng(3)
+    plan = renderer.plan("AS", rng, lead="bottom", rotation_deg=0.0, play_mm=0.0)
+    early = renderer.render(plan, 12.0, 500.0, rng).image
+    pose = find_pose(early)
+    assert isinstance(pose, Pose)
+    assert band_ink(early, pose.quad, reader._window(early)) is None
+
+
+def _paper_over_band(frame: Image, quad: npt.NDArray[np.float32]) -> Image:
+    """``frame`` with the band painted the colour of the card's paper: a
+    queen whose picture is not where a court's is."""
+    canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    h = cv2.getPerspectiveTransform(canon, quad)
+    x0, y0, x1, y1 = BAND
+    pts = cv2.perspectiveTransform(
+        np.array([[[x0 - 4, y0 - 4], [x1 + 4, y0 - 4], [x1 + 4, y1 + 4], [x0 - 4, y1 + 4]]],
+                 np.float32), h)[0]
+    grey = frame.min(axis=2)
+    paper = frame[grey >= np.percentile(grey, 97)].mean(axis=0)
+    out = frame.copy()
+    cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), tuple(float(v) for v in paper))
+    return out
+
+
+def test_a_frame_naming_a_court_over_paper_is_unsure(
+        reader: InShoeReader, renderer: InShoeRenderer) -> None:
+    """A frame that names QS alone, its band then painted paper: unsure, with
+    the reason; and a pass of such frames names no court (the veto)."""
+    frames = _pass(renderer, "QS", 0) + _pass(renderer, "QS", 1)
+    painted = []
+    named = 0
+    for f in frames:
+        pose = find_pose(f)
+        if not isinstance(pose, Pose) or band_ink(f, pose.quad, reader._window(f)) is None:
+            continue
+        p = _paper_over_band(f, pose.quad)
+        assert band_is_blank(p, pose.quad, reader._window(p))
+        painted.append(p)
+        if reader.read(f).card == "QS":
+            named += 1
+            reading = reader.read(p)
+            assert reading.card is None and reading.reason == NO_PICTURE
+            assert reading.code == "pips_disagree"
+            assert reading.ruled_out >= COURTS
+    assert named >= 1
+    result = reader.read_pass(painted)
+    assert result.card is None and result.code == "pips_disagree", result

@@ -1,0 +1,89 @@
+"""In the shoe, the body just below the index: a court's picture, or paper.
+
+The in-shoe camera never sees the whole card, so the overhead reader's pips
+(``vision.pips``) are out of reach; but every frame that reads an index also
+sees the body right below it.  Between the two index columns and from 15 %
+to 32 % of the card's length from its end (``BAND``), every court of every
+design on hand prints its picture, and every common ace prints nothing: its
+one pip sits in the card's middle.  So a frame whose band is blank paper is
+not of a court, however sure its index is of a queen (a display face's "A"
+that the classifier takes for a "Q"; docs/vision.md, nineteenth pass).
+
+Pure: a frame, the card's pose and the window in; a verdict out.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CARD_CODES
+from vision.index import CARD_H, CARD_W
+
+#: the band, in card units (``CARD_W`` x ``CARD_H``, the visible end at the
+#: top): x0, y0, x1, y1
+BAND = (0.30 * CARD_W, 0.15 * CARD_H, 0.70 * CARD_W, 0.32 * CARD_H)
+#: the card's end down to the band's foot, where the paper's level is taken
+#: (its margins and index columns are paper on every design)
+_END = (0.0, 0.0, float(CARD_W), 0.32 * CARD_H)
+#: half a card unit per pixel is plenty for "any ink at all"
+_SCALE = 0.5
+#: darker than the paper by this share of its level is ink
+INK_CONTRAST = 0.35
+#: a band with ink on less than this share of it is blank paper (courts: 13 %
+#: and more on clean faces)
+BLANK_SHARE = 0.005
+#: pixels kept clear of the window's rim
+_RIM = 3.0
+
+COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
+
+
+def _card_to_frame(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(canon, quad), np.float64)
+
+
+def _in_window(points: npt.NDArray[np.float64], window: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = window
+    return bool((points[:, 0] >= x0 + _RIM).all() and (points[:, 0] <= x1 - _RIM).all()
+                and (points[:, 1] >= y0 + _RIM).all() and (points[:, 1] <= y1 - _RIM).all())
+
+
+def band_is_blank(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> bool | None:
+    """Whether the band below the visible end's index is blank paper; None
+    when the card's end down to the band's foot is not wholly in the window
+    (nothing is said of a band half in view)."""
+    share = band_ink(frame, quad, window)
+    return None if share is None else share < BLANK_SHARE
+
+
+def band_ink(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> float | None:
+    """The share of the band that is ink (None: the band not wholly in view)."""
+    h = _card_to_frame(quad)
+    bx0, by0, bx1, by1 = BAND
+    band_pts = np.array([[[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]], np.float64)
+    if not _in_window(cv2.perspectiveTransform(band_pts, h)[0], window):
+        return None
+    x0, y0, x1, y1 = _END
+    w, ht = round((x1 - x0) * _SCALE), round((y1 - y0) * _SCALE)
+    to_card = np.array([[1 / _SCALE, 0, x0], [0, 1 / _SCALE, y0], [0, 0, 1]], np.float64)
+    strip = cv2.warpPerspective(frame, h @ to_card, (w, ht),
+                                flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    grey = np.asarray(strip, np.uint8).min(axis=2).astype(np.float32)
+    # (the strip's part outside the window is the shoe's dark floor or the
+    # replicated border: the paper's level is the brightest of what is seen)
+    paper = float(np.percentile(grey, 95))
+    if paper <= 0:
+        return None
+    c0, r0, c1, r1 = (round(v * _SCALE) for v in BAND)
+    band = grey[r0:r1, c0:c1]
+    return float(((paper - band) / paper > INK_CONTRAST).mean())
