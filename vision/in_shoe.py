@@ -46,6 +46,7 @@ import numpy.typing as npt
 from vision.cards import CARD_CODES
 from vision.evidence import (
     FRAME_CORRELATION,
+    VETO_FRAMES,
     FrameFusion,
     FusedDecision,
     margin,
@@ -171,11 +172,15 @@ class InShoeReader:
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
             return Reading(None, 0.0, pose.reason)
-        no_court = band_is_blank(frame, pose.quad, self._window(frame)) is True
+        band = band_is_blank(frame, pose.quad, self._window(frame))
+        no_court = band is True
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
-            return Reading(None, 0.0, PARTIAL, ruled_out=COURTS if no_court else frozenset())
+            return Reading(None, 0.0, PARTIAL, ruled_out=COURTS if no_court else frozenset(),
+                           body_seen=band is not None)
+        if band is not None:
+            reading = replace(reading, body_seen=True)
         if no_court:
             # (veto only: the evidence stays, so no lead moves to another card)
             reading = replace(reading, ruled_out=reading.ruled_out | COURTS)
@@ -369,6 +374,8 @@ class PassFusion:
         self.end_sums: list[npt.NDArray[np.float64]] = []
         self.end_counts: list[int] = []
         self._middle_since = False
+        #: frames that showed the band below an index (``vision.in_shoe_body``)
+        self.bands_seen = 0
 
     @property
     def over(self) -> bool:
@@ -391,6 +398,7 @@ class PassFusion:
         replays stored readings)."""
         self.frames += 1
         self.readings.append(reading)
+        self.bands_seen += reading.body_seen
         if reading.reason == EMPTY:
             self.empty_after += 1 if self.seen_card else 0
         else:
@@ -449,11 +457,15 @@ class PassFusion:
         (``IndexGlyphs.turned_in_place``) the end that leads may show the other rank
         upside down, and only all of the other end can outweigh it (a first
         frame of it does not); the table waits for the rest of the pass, a
-        fraction of a second."""
+        fraction of a second.  Nor is a court before ``VETO_FRAMES`` frames
+        have shown the band below an index (``vision.in_shoe_body``): an
+        index that reads a queen is believed once the body has had its say."""
         if self._fusion.used < self._fusion.min_frames:
             return False
         card = self._decide(final=False).card
-        return card is not None and card[0] not in TURNS_INTO_ANOTHER
+        if card is None or card[0] in TURNS_INTO_ANOTHER:
+            return False
+        return card not in COURTS or self.bands_seen >= VETO_FRAMES
 
     def result(self) -> PassReading:
         d = self._decide(final=True)

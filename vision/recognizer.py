@@ -99,6 +99,9 @@ class Reading:
     #: the cards the card's body ruled out in this frame (``with_body``): the
     #: fusion of a resting card's frames vetoes a card two of them rule out
     ruled_out: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    #: whether the frame showed the part of the body that tells a court from
+    #: an ace (the in-shoe band, ``vision.in_shoe_body``), blank or not
+    body_seen: bool = field(default=False, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
