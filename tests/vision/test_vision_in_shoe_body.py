@@ -115,3 +115,18 @@ def test_a_frame_naming_a_court_over_paper_is_unsure(
     assert named >= 1
     result = reader.read_pass(painted)
     assert result.card is None and result.code == "pips_disagree", result
+
+
+@pytest.mark.parametrize("code", ["QS", "KD"])
+def test_the_table_decides_a_court_only_after_two_frames_showed_its_band(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    """Read as the table reads a pass (stopping once decided): a court is
+    named, and not before two frames have shown the band below an index."""
+    for k in range(2):
+        fusion = reader.fusion()
+        for f in _pass(renderer, code, k):
+            fusion.push(f)
+            if fusion.ready():
+                break
+        assert fusion.result().card == code
+        assert fusion.bands_seen >= 2
