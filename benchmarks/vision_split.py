@@ -34,7 +34,8 @@ read, to measure the thirteenth pass's model and last tries; and
 :data:`TYPEFACE4_HELD_OUT` a ninth, made when the eighth had been read, and
 :data:`TYPEFACE5_HELD_OUT` a tenth, made when the ninth had been read, and
 :data:`TYPEFACE6_HELD_OUT` an eleventh, made when the tenth had been read, and
-:data:`TYPEFACE7_HELD_OUT` a twelfth, made when the eleventh had been read.
+:data:`TYPEFACE7_HELD_OUT` a twelfth, made when the eleventh had been read;
+:data:`TYPEFACE8_HELD_OUT` a thirteenth, made when the twelfth had been read.
 """
 
 from __future__ import annotations
@@ -422,6 +423,30 @@ TYPEFACE7_HELD_OUT = (
     "font:Agave/bold",                     # fonts-agave
 )
 
+#: Eighth typeface held-out group (the thirteenth), made on 2026-12-05 after the
+#: nineteenth pass, when the twelfth had been read and no unread group was
+#: left, for the next change: font decks in faces from eight Debian packages,
+#: none trained on, none read, none a clone or a cousin of a trained or read
+#: face, chosen by name and package only (fonts-ubuntu and fonts-alegreya-sans,
+#: wanted first, have no installation candidate here): two monospaces
+#: (Hermit bold, monofur), a rounded display face (Cherry Bomb), two
+#: handwritten faces (Breip, Delphine), a typewriter face (TypoScript), a
+#: pan-Unicode sans (MPH 2B Damase) and a serif of the Linex project (Quercus
+#: bold).  Only the dry run (font files, and that each draws every index
+#: label) has been looked at.  READ ONCE, at the end (``--typefaces8`` of
+#: in_shoe_bench.py and vision_fuse.py); never tune, train or choose anything
+#: on it.  Its cards are all standard.
+TYPEFACE8_HELD_OUT = (
+    "font:Hermit/bold",                    # fonts-hermit
+    "font:monofur",                        # fonts-monofur
+    "font:Cherry Bomb",                    # fonts-cherrybomb
+    "font:Breip",                          # fonts-breip
+    "font:Delphine",                       # fonts-sjfonts
+    "font:TypoScript",                     # fonts-levien-typoscript
+    "font:MPH 2B Damase",                  # fonts-mph-2b-damase
+    "font:Quercus/bold",                   # fonts-linex
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -589,6 +614,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces5": TYPEFACE5_HELD_OUT,
     "--typefaces6": TYPEFACE6_HELD_OUT,
     "--typefaces7": TYPEFACE7_HELD_OUT,
+    "--typefaces8": TYPEFACE8_HELD_OUT,
 }
 
 
@@ -622,6 +648,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                      "stops with the apt-get line if a font is missing"),
     "--typefaces7": (TYPEFACE7_HELD_OUT, "the seventh typeface held-out group "
                      "(TYPEFACE7_HELD_OUT, made 2026-12-05 after the eighteenth pass); "
+                     "stops with the apt-get line if a font is missing"),
+    "--typefaces8": (TYPEFACE8_HELD_OUT, "the eighth typeface held-out group "
+                     "(TYPEFACE8_HELD_OUT, made 2026-12-05 after the nineteenth pass); "
                      "stops with the apt-get line if a font is missing"),
 }
 

@@ -46,6 +46,8 @@ def _split() -> ModuleType:
     ("font:Humor Sans", "--typefaces6"),
     ("font:Oldania ADF Std", "--typefaces6"),   # another weight of a group's face
     ("font:Dustismo Roman", "--typefaces7"),
+    ("font:Delphine", "--typefaces8"),
+    ("font:Hermit", "--typefaces8"),          # the group's Hermit is bold
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
