@@ -538,7 +538,7 @@ def require_fonts(designs: tuple[str, ...]) -> None:
                and (label := undrawn_label(_font_of(n))) is not None]
     if undrawn:
         print("these font decks cannot be drawn: " + ", ".join(
-            f"{n} (nothing drawn for {label!r})" for n, label in undrawn), file=sys.stderr)
+            f"{n} (cannot draw {label!r})" for n, label in undrawn), file=sys.stderr)
         raise SystemExit(2)
 
 

@@ -123,7 +123,14 @@ def _sheet_ink(font: FontFile, size: float) -> dict[str, _Ink]:
 def undrawn_label(font: FontFile) -> str | None:
     """The first index label ``font`` draws nothing for (None: it draws them
     all): a face that lacks them, or that the renderer cannot use, makes no
-    deck, and a benchmark should say so before it reads anything."""
+    deck, and a benchmark should say so before it reads anything.  A label
+    with a character the font does not map counts too: it would be drawn as
+    an empty box (TypoScript, the thirteenth group's script face, has no
+    digits)."""
+    charset = truetype.font_charset(font.file)
+    missing = [t for t in _LABELS if any(ord(ch) not in charset for ch in t)]
+    if missing:
+        return missing[0]
     try:
         _sheet_ink(font, 24.0)
     except RuntimeError as exc:

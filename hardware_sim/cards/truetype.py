@@ -191,6 +191,16 @@ def _fc(args: list[str]) -> str:
 _FIELDS = "%{family}\t%{style}\t%{weight}\t%{slant}\t%{width}\t%{fontformat}\t%{file}\n"
 
 
+def font_charset(path: str) -> set[int]:
+    """The code points the font file maps (``fc-query``'s charset): a label
+    with a character outside it is drawn as an empty box, not as ink."""
+    out: set[int] = set()
+    for part in _fc(["fc-query", "--format", "%{charset}", path]).split():
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    return out
+
+
 def font_files(family: str) -> list[FontFile]:
     """Every installed file whose family list names ``family`` (any style), from
     ``fc-list``; empty if none.  Fontconfig compares names ignoring case and spaces."""

@@ -204,4 +204,11 @@ def test_a_face_that_draws_no_ten_is_named_before_a_benchmark_reads() -> None:
                           "--designs", "font:Museum", "--dry-run"],
                          capture_output=True, text=True, timeout=120, cwd=root)
     assert run.returncode == 2
-    assert "font:Museum (nothing drawn for '10')" in run.stderr
+    assert "font:Museum (cannot draw '10')" in run.stderr
+
+
+@pytest.mark.skipif(not _installed("TypoScript"), reason="fonts-levien-typoscript is not installed")
+def test_a_face_without_digits_is_not_drawable() -> None:
+    """TypoScript (fonts-levien-typoscript; the thirteenth group's script face,
+    read once) maps no digit: its "10" would be drawn as empty boxes."""
+    assert fontdeck.undrawn_label(find_font("TypoScript")) == "10"
