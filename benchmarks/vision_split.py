@@ -447,6 +447,34 @@ TYPEFACE8_HELD_OUT = (
     "font:Quercus/bold",                   # fonts-linex
 )
 
+#: Ninth typeface held-out group (the fourteenth), made on 2026-12-05 at the
+#: start of the twentieth pass, before its first change, when the thirteenth
+#: had been read and no unread group was left.  The thirteenth read showed that
+#: faces chosen by name alone can be handwriting or script; these eight are
+#: text faces a card printer would set an index in, chosen by name, package
+#: and the font files' charsets only (every index character mapped), from
+#: eight Debian packages installed that day, none trained on nor read, none a
+#: clone or a cousin of a trained or read face (Century Catalogue, a cousin of
+#: the trained C059, STIX and the George Williams Caslon, cousins of Times and
+#: of Essays1743, Sora, whose bold file says weight 24, GFS Bodoni Classic,
+#: with no Latin capitals, and Allerta and National Park, whose "regular" file
+#: is a stencil or an outline, were passed over): two book serifs (Berenika
+#: bold, UnBatang bold), a Didone (Arapey), four sans of the kind set on
+#: signs and screens (NanumGothic bold, BIZ UDGothic bold, M PLUS 1 bold,
+#: Garuda bold) and a wide sans (okolaks bold).  READ ONCE, at the end
+#: (``--typefaces9`` of in_shoe_bench.py and vision_fuse.py); never tune,
+#: train or choose anything on it.  Its cards are all standard.
+TYPEFACE9_HELD_OUT = (
+    "font:Berenika/bold",                  # fonts-klaudia-berenika
+    "font:UnBatang/bold",                  # fonts-unfonts-core
+    "font:Arapey",                         # fonts-arapey
+    "font:NanumGothic/bold",               # fonts-nanum
+    "font:BIZ UDGothic/bold",              # fonts-morisawa-bizud-gothic
+    "font:M PLUS 1/bold",                  # fonts-mplus
+    "font:Garuda/bold",                    # fonts-tlwg-garuda-ttf
+    "font:okolaks/bold",                   # fonts-okolaks
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -615,6 +643,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces6": TYPEFACE6_HELD_OUT,
     "--typefaces7": TYPEFACE7_HELD_OUT,
     "--typefaces8": TYPEFACE8_HELD_OUT,
+    "--typefaces9": TYPEFACE9_HELD_OUT,
 }
 
 
@@ -652,6 +681,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
     "--typefaces8": (TYPEFACE8_HELD_OUT, "the eighth typeface held-out group "
                      "(TYPEFACE8_HELD_OUT, made 2026-12-05 after the nineteenth pass); "
                      "stops with the apt-get line if a font is missing"),
+    "--typefaces9": (TYPEFACE9_HELD_OUT, "the ninth typeface held-out group "
+                     "(TYPEFACE9_HELD_OUT, made 2026-12-05 before the twentieth pass's "
+                     "first change); stops with the apt-get line if a font is missing"),
 }
 
 

@@ -149,6 +149,15 @@ FONT_PACKAGES: dict[str, str] = {
     "IBM 3270": "fonts-3270",
     "Agave": "fonts-agave",
     "Vollkorn": "fonts-vollkorn",
+    # the fourteenth held-out group (benchmarks/vision_split.py TYPEFACE9_HELD_OUT)
+    "Berenika": "fonts-klaudia-berenika",
+    "UnBatang": "fonts-unfonts-core",
+    "Arapey": "fonts-arapey",
+    "NanumGothic": "fonts-nanum",
+    "BIZ UDGothic": "fonts-morisawa-bizud-gothic",
+    "M PLUS 1": "fonts-mplus",
+    "Garuda": "fonts-tlwg-garuda-ttf",
+    "okolaks": "fonts-okolaks",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

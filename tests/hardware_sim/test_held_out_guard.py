@@ -48,6 +48,8 @@ def _split() -> ModuleType:
     ("font:Dustismo Roman", "--typefaces7"),
     ("font:Delphine", "--typefaces8"),
     ("font:Hermit", "--typefaces8"),          # the group's Hermit is bold
+    ("font:Arapey", "--typefaces9"),
+    ("font:NanumGothic", "--typefaces9"),     # the group's NanumGothic is bold
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),

@@ -58,7 +58,9 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
     # the fifteenth pass's faces; the tenth's Century (URW's C059), Times, Didot
     # and Bodoni (GFS Didot read), Gentium; the eleventh's Swiss grotesques
     # (Liberation Sans), Averia (Averia Sans read), Latin/Computer Modern (CMU
-    # read); the twelfth's URW clones (fonts-uralic) and OCR-B's sibling.
+    # read); the twelfth's URW clones (fonts-uralic) and OCR-B's sibling; the
+    # fourteenth's Century again (C059, read then trained), STIX (Times), Caslon
+    # (Essays1743).
     clones: tuple[str, ...] = ("dejavu", "liberation", "hack", "bitstream")
     later = (
         (split.TYPEFACE2_HELD_OUT, ()),
@@ -69,6 +71,7 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
                                     "computer modern")),
         (split.TYPEFACE7_HELD_OUT, ("uralic", "ocr")),
         (split.TYPEFACE8_HELD_OUT, ()),
+        (split.TYPEFACE9_HELD_OUT, ("century", "c059", "stix", "caslon")),
     )
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
@@ -103,7 +106,8 @@ def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() ->
     styles = {(st.family.lower(), st.weight == "bold") for st in fonts.READ_FONTS}
     assert styles == read and len(fonts.READ_FONTS) == 48
     unread = {_family(n) for n in (*split.TYPEFACE6_HELD_OUT, *split.TYPEFACE7_HELD_OUT,
-                                   *split.TYPEFACE8_HELD_OUT, *split.FONT_STRESS)}
+                                   *split.TYPEFACE8_HELD_OUT, *split.TYPEFACE9_HELD_OUT,
+                                   *split.FONT_STRESS)}
     assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
     assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
     assert all(FONT_PACKAGES.get(f) for f in fonts.READ_FONT_FAMILIES)
@@ -119,7 +123,7 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
                             *split.TYPEFACE2_HELD_OUT, *split.TYPEFACE3_HELD_OUT,
                             *split.TYPEFACE4_HELD_OUT, *split.TYPEFACE5_HELD_OUT,
                             *split.TYPEFACE6_HELD_OUT, *split.TYPEFACE7_HELD_OUT,
-                            *split.TYPEFACE8_HELD_OUT)))
+                            *split.TYPEFACE8_HELD_OUT, *split.TYPEFACE9_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
