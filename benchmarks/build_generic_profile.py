@@ -75,7 +75,15 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from vision_fontdeck import FONTS, READ_FONTS, FontStyle, font_faces, fonts  # noqa: E402
+from vision_fontdeck import (  # noqa: E402
+    FONTS,
+    READ_FONTS,
+    READ_FONTS_2,
+    TWENTIETH_FONTS,
+    FontStyle,
+    font_faces,
+    fonts,
+)
 from vision_split import TRAINING, TRAINING_FAMILIES, is_standard, open_design  # noqa: E402
 
 import vision.index as vision_index  # noqa: E402
@@ -540,6 +548,10 @@ def main(argv: list[str] | None = None) -> int:
                     "of the held-out font groups already read) into NPZ and stop: the "
                     "eighteenth pass's extra training glyphs for train_glyph_cnn.py "
                     "(docs/vision.md, Eighteenth pass)")
+    ap.add_argument("--tier", type=int, choices=(3, 4), default=3,
+                    help="with --read-font-glyphs: 3 the eighteenth pass's faces "
+                    "(vision_fontdeck.READ_FONTS), 4 the twentieth's (READ_FONTS_2 and "
+                    "TWENTIETH_FONTS; docs/vision.md, Twentieth pass)")
     ap.add_argument("--shard", default="0/1", metavar="K/N",
                     help="with --read-font-glyphs: the K-th of N slices of the faces "
                     "(run N at once, one a core)")
@@ -561,9 +573,13 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     if args.read_font_glyphs is not None:
         k, n = (int(v) for v in args.shard.split("/"))
-        faces = READ_FONTS[k::n]
-        print(f"collecting glyphs of {len(faces)} read faces (shard {k}/{n}) ...", flush=True)
-        data = collect(args.frames, args.seed + 1000 * k, 0, 3, only_fonts=faces)
+        tier_faces = READ_FONTS if args.tier == 3 else READ_FONTS_2 + TWENTIETH_FONTS
+        faces = tier_faces[k::n]
+        print(f"collecting glyphs of {len(faces)} faces, tier {args.tier} (shard {k}/{n}) ...",
+              flush=True)
+        # (tier 3's seeds as they were; tier 4's shards draw other streams)
+        seed = args.seed + 1000 * k + (0 if args.tier == 3 else 500)
+        data = collect(args.frames, seed, 0, args.tier, only_fonts=faces)
         np.savez_compressed(args.read_font_glyphs, **data)  # type: ignore[arg-type]
         print(f"wrote {args.read_font_glyphs}")
         return 0
