@@ -654,7 +654,8 @@ def with_body(reading: Reading, body: BodyReading) -> Reading:
     if not body.says_anything or reading.evidence is None:
         return reading
     evidence = reading.evidence + body.evidence
-    ruled_out = frozenset(c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
+    ruled_out = body.vetoes | frozenset(
+        c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
     if reading.card is not None and reading.card in ruled_out:
         return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
                        guesses=top_guesses(evidence), evidence=evidence,
