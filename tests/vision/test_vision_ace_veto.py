@@ -1,0 +1,132 @@
+"""Without a deck profile, an ace's sure pip vetoes every other rank
+(``vision.pips.ACE_VETO``; docs/vision.md, twentieth pass).
+
+Expected sets are derived by hand from the rule: an ace's body (one big,
+sure pip in the card's middle) leaves the four aces, and its suit evidence
+leaves the ace of its suit; a veto touches no evidence."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware_sim.camera import make_frame
+from hardware_sim.cards import CARD_CODES, open_deck
+from vision.detect import find_card
+from vision.evidence import VETO_FRAMES, FrameFusion
+from vision.index import card_corners
+from vision.pips import (
+    ACE_VETO,
+    BodyReading,
+    index_box_in_card,
+    read_body,
+    rule_out_pip_cards,
+    suit_evidence,
+)
+from vision.recognizer import PIPS_DISAGREE, Reading, Recognizer, with_body
+
+ACES = frozenset(c for c in CARD_CODES if c[0] == "A")
+NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
+
+
+def _ace_body(suit: str) -> BodyReading:
+    return BodyReading(0, suit, suit_evidence(suit), kind="ace", vetoes=ACE_VETO)
+
+
+def _leaning(card: str, lead: float = 30.0) -> np.ndarray:
+    evidence = np.full(len(CARD_CODES), -lead)
+    evidence[CARD_CODES.index(card)] = 0.0
+    return evidence
+
+
+def test_the_veto_is_every_card_but_the_aces() -> None:
+    assert frozenset(CARD_CODES) - ACES == ACE_VETO
+    assert len(ACE_VETO) == 48
+
+
+def test_a_frame_naming_a_queen_over_an_aces_pip_is_unsure_and_its_evidence_only_gains_the_suit(
+) -> None:
+    reading = Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",))
+    out = with_body(reading, _ace_body("S"))
+    assert out.card is None and out.reason == PIPS_DISAGREE
+    assert out.ruled_out == ACE_VETO | {c for c in CARD_CODES if c[1] != "S"}
+    assert out.evidence is not None
+    assert np.allclose(out.evidence, _leaning("QS") + suit_evidence("S"))
+
+
+def test_an_ace_named_over_its_own_pip_stays_named() -> None:
+    reading = Reading("AS", 0.99, evidence=_leaning("AS"), accepted=("AS",))
+    out = with_body(reading, _ace_body("S"))
+    assert out.card == "AS"
+    assert "AS" not in out.ruled_out and "KS" in out.ruled_out
+
+
+def test_two_frames_of_the_veto_keep_the_fusion_from_naming_the_leader() -> None:
+    """The index's frames lead for QS by far; two frames' bodies read an ace:
+    the card is unsure, and the reason says the pips rule it out."""
+    fusion = FrameFusion()
+    for k in range(6):
+        reading = Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",))
+        if k < VETO_FRAMES:
+            reading = with_body(reading, _ace_body("S"))
+        fusion.push(reading)
+    decision = fusion.decide(final=True)
+    assert decision.card is None
+    assert "pips rule out: QS" in decision.reason
+    plain = FrameFusion()
+    for _ in range(6):
+        plain.push(Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",)))
+    assert plain.decide(final=True).card == "QS"
+
+
+def test_a_profile_rules_by_its_own_cards_instead() -> None:
+    """With a profile the deck's calibration replaces the generic veto."""
+    guarded = rule_out_pip_cards(_ace_body("S"), NUMBER_CARDS)
+    assert guarded.vetoes == frozenset()
+    no_pips = rule_out_pip_cards(_ace_body("S"), frozenset())
+    assert no_pips.vetoes == frozenset()
+    assert no_pips.kind == "ace"
+
+
+def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
+    src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
+    det = find_card(src)
+    if det is None:
+        return None
+    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(src, det.quad))
+             if g is not None and g.box is not None]
+    return read_body(src, det.quad, boxes, rec.model, rec._ink_fits)
+
+
+@pytest.mark.parametrize("design", ["builtin", "builtin:modern"])
+def test_frames_of_every_card_never_veto_their_own_card(design: str) -> None:
+    """Camera frames (normal and hard presets) of every card of two built-in
+    designs: no body vetoes the card on the table, and the aces' bodies do
+    speak."""
+    deck = open_deck(design)
+    rng = np.random.default_rng(5)
+    rec = Recognizer()
+    aces_spoke = 0
+    for code in CARD_CODES:
+        for preset in ("normal", "hard"):
+            body = _frame_body(rec, make_frame(deck, code, rng, preset=preset).image)
+            if body is None:
+                continue
+            assert code not in body.vetoes, (design, code, preset)
+            if body.kind == "ace":
+                assert code[0] == "A", (design, code, preset)
+                aces_spoke += 1
+    assert aces_spoke >= 4  # of the 8 frames of aces
+
+
+def test_the_generic_reader_carries_the_veto_and_still_names_the_ace() -> None:
+    deck = open_deck("builtin")
+    for seed in range(6):
+        frame = make_frame(deck, "AH", np.random.default_rng(seed), preset="normal").image
+        reading = Recognizer().read(frame)
+        if reading.ruled_out >= ACE_VETO:
+            assert reading.card == "AH"
+            return
+    pytest.fail("no frame of AH showed its pip")
+
