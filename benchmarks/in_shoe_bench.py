@@ -190,8 +190,9 @@ def one_frame(r: Reading, frame_margin: float) -> str | None:
 def fuse(
     p: Pass, pass_margin: float, *, early: bool = False, correlation: float = FRAME_CORRELATION
 ) -> str | None:
-    """The pass's fused card; ``early``: as the table reads it (``read_live``),
-    stopping at the first frame at which the card is decided; ``correlation``
+    """The pass's fused card (as the table reads it: the whole pass); ``early``:
+    stopping at the first frame at which the card is decided, as ``read_live``
+    did until the twentieth pass; ``correlation``
     0: without the eighth pass's rule for passes of weak frames only."""
     reader = InShoeReader.__new__(InShoeReader)
     reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
@@ -239,12 +240,12 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         f"{label:34s} passes {n:5d}: wrong {wrong:3d} ({100 * wrong / n:.3f} %), unsure "
         f"{unsure:3d} ({100 * unsure / n:.2f} %) | frames {frames}: named alone {named} "
         f"({100 * named / max(frames, 1):.1f} %), wrong {f_wrong} "
-        f"({100 * f_wrong / max(frames, 1):.3f} %) | as the table stops early: wrong "
+        f"({100 * f_wrong / max(frames, 1):.3f} %) | if it stopped early: wrong "
         f"{e_wrong}, unsure {e_unsure}"
     )
     print(
         f"    weak frames only (rho {FRAME_CORRELATION:g}): unsure where the plain sum named "
-        f"{weak_stopped} ({weak_wrong} of them wrongly); as the table stops early "
+        f"{weak_stopped} ({weak_wrong} of them wrongly); if it stopped early "
         f"{e_weak_stopped} ({e_weak_wrong} wrongly)"
     )
     if confusions:

@@ -301,13 +301,17 @@ class InShoeReader:
 
     def read_live(self, grab: Callable[[], npt.NDArray[np.uint8] | None]) -> PassReading:
         """Grab and read the frames of the pass now passing until the card has
-        left the window (``PASS_TAIL`` empty frames after it) or its reading is
-        decided, at most ``PASS_MAX_FRAMES`` frames."""
+        left the window (``PASS_TAIL`` empty frames after it), at most
+        ``PASS_MAX_FRAMES`` frames, and decide as :meth:`read_pass` does.
+
+        It does not stop once the card looks decided (``PassFusion.ready``):
+        ``pontoon-table run`` reads the whole pass paired with each CARD_OUT,
+        and the live path must name the same frames alike; stopping early
+        named more wrong cards (docs/vision.md, twentieth pass, third change)
+        for a fraction of a second saved while the card still slides out."""
         fusion = self.fusion()
         while fusion.frames < PASS_MAX_FRAMES and not fusion.over:
             fusion.push(grab())
-            if fusion.ready():
-                break
         return fusion.result()
 
 
@@ -452,7 +456,9 @@ class PassFusion:
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
 
     def ready(self) -> bool:
-        """Whether the card is decided before the pass is over.  A 6 or a 9
+        """Whether the card would be decided before the pass is over (no table
+        stops there since the twentieth pass; ``benchmarks/in_shoe_bench.py``
+        compares what stopping here would name).  A 6 or a 9
         never is: on a deck that prints its bottom index upright
         (``IndexGlyphs.turned_in_place``) the end that leads may show the other rank
         upside down, and only all of the other end can outweigh it (a first

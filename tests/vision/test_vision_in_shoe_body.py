@@ -120,8 +120,9 @@ def test_a_frame_naming_a_court_over_paper_is_unsure(
 @pytest.mark.parametrize("code", ["QS", "KD"])
 def test_the_table_decides_a_court_only_after_two_frames_showed_its_band(
         reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
-    """Read as the table reads a pass (stopping once decided): a court is
-    named, and not before two frames have shown the band below an index."""
+    """Read stopping once decided (as the live path did until the twentieth
+    pass; ``PassFusion.ready``): a court is named, and not before two frames
+    have shown the band below an index."""
     for k in range(2):
         fusion = reader.fusion()
         for f in _pass(renderer, code, k):
