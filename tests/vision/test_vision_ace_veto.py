@@ -7,20 +7,16 @@ leaves the ace of its suit; a veto touches no evidence."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from body_frames import frame_body
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
-from vision.detect import find_card
 from vision.evidence import VETO_FRAMES, FrameFusion
-from vision.index import card_corners
 from vision.pips import (
     ACE_VETO,
     BodyReading,
-    index_box_in_card,
-    read_body,
     rule_out_pip_cards,
     suit_evidence,
 )
@@ -89,16 +85,6 @@ def test_a_profile_rules_by_its_own_cards_instead() -> None:
     assert no_pips.kind == "ace"
 
 
-def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
-    src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
-    det = find_card(src)
-    if det is None:
-        return None
-    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(src, det.quad))
-             if g is not None and g.box is not None]
-    return read_body(src, det.quad, boxes, rec.model, rec._ink_fits)
-
-
 @pytest.mark.parametrize("design", ["builtin", "builtin:modern"])
 def test_frames_of_every_card_never_veto_their_own_card(design: str) -> None:
     """Camera frames (normal and hard presets) of every card of two built-in
@@ -110,7 +96,7 @@ def test_frames_of_every_card_never_veto_their_own_card(design: str) -> None:
     aces_spoke = 0
     for code in CARD_CODES:
         for preset in ("normal", "hard"):
-            body = _frame_body(rec, make_frame(deck, code, rng, preset=preset).image)
+            body = frame_body(rec, make_frame(deck, code, rng, preset=preset).image)
             if body is None:
                 continue
             assert code not in body.vetoes, (design, code, preset)

@@ -12,23 +12,19 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from body_frames import frame_body
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
 from vision.calibrate import InteractiveCalibration, calibrate_folder
-from vision.detect import find_card
-from vision.index import card_corners
 from vision.pips import (
     LONE_MARK,
     RULED_OUT,
     BodyReading,
-    index_box_in_card,
     picture_card,
     pip_card,
-    read_body,
     rule_out_pip_cards,
     suit_evidence,
 )
@@ -166,16 +162,6 @@ def test_pip_cards_are_saved_and_an_older_profile_loads_without_them(
     assert load_profile(old).picture_cards == frozenset()
 
 
-def _frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
-    src = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), np.uint8)
-    det = find_card(src)
-    if det is None:
-        return None
-    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(src, det.quad))
-             if g is not None and g.box is not None]
-    return read_body(src, det.quad, boxes, rec.model, rec._ink_fits)
-
-
 def test_frames_of_the_decks_cards_never_have_their_own_card_ruled_out(
         builtin_profile: DeckProfile) -> None:
     """Camera frames (normal and hard presets) of every card of the deck, read
@@ -189,7 +175,7 @@ def test_frames_of_the_decks_cards_never_have_their_own_card_ruled_out(
     for k, code in enumerate(CARD_CODES):
         for preset in ("normal", "hard"):
             frame = make_frame(deck, code, rng, preset=preset).image
-            body = _frame_body(rec, frame)
+            body = frame_body(rec, frame)
             if body is None:
                 continue
             guarded = rule_out_pip_cards(body, builtin_profile.pip_cards,
@@ -263,6 +249,6 @@ def test_a_lone_mark_rules_out_pip_cards_by_its_size_alone(
 ])
 def test_the_body_measures_a_lone_mark(builtin_deck, code: str, expected: int) -> None:  # type: ignore[no-untyped-def]
     rec = Recognizer()
-    body = _frame_body(rec, builtin_deck.face(code))
+    body = frame_body(rec, builtin_deck.face(code))
     assert body is not None
     assert abs(body.lone_mark - expected) <= 4
