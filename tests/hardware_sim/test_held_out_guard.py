@@ -50,6 +50,8 @@ def _split() -> ModuleType:
     ("font:Hermit", "--typefaces8"),          # the group's Hermit is bold
     ("font:Arapey", "--typefaces9"),
     ("font:NanumGothic", "--typefaces9"),     # the group's NanumGothic is bold
+    ("font:Baekmuk Batang", "--typefaces10"),
+    ("font:Manjari", "--typefaces10"),        # the group's Manjari is bold
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
