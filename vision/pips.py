@@ -29,7 +29,9 @@ the classifier is very sure of (an ace), and two pips of one size on the
 card's long axis, each the other's half turn (a two).  From anything else
 (a court's picture, pips lost under glare or a finger) it says nothing.
 An ace's sure pip also vetoes every other rank over the card's frames
-(``ACE_VETO``; with a profile the deck's own pip and picture cards instead).
+(``ACE_VETO``; with a profile the deck's own pip and picture cards instead),
+and a layout only a 2 or a 3 prints vetoes the rest (``PAIR_VETO``,
+``THREE_VETO``).
 The evidence is deliberately bounded (``BODY_CAP`` nats per frame, against
 the fusion's 20-nat margin), so the body can never name a card the index
 does not lean to; it can only take a lead away from a card it rules out,
@@ -102,6 +104,14 @@ RULED_OUT = -BODY_CAP
 #: that prints one big sign on other cards loses those cards to "unsure",
 #: never to another card (a veto, not evidence: no lead moves)
 ACE_VETO = frozenset(c for c in CARD_CODES if c[0] != "A")
+#: what a number card's layout vetoes whatever the deck: glare and a finger
+#: take pips away but never move them, and only a 2 and a 3 print their pips
+#: on the card's long axis alone.  A two's pair rules out all but the 2s and
+#: 3s (a 3 whose middle pip is lost shows a pair); three pips on the axis all
+#: but the 3s.  (On the 16 tuning designs' hard frames no other card showed
+#: either: docs/vision.md, "Twenty-first pass".)
+PAIR_VETO = frozenset(c for c in CARD_CODES if c[0] not in "23")
+THREE_VETO = frozenset(c for c in CARD_CODES if c[0] != "3")
 
 _BATCH = 12
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
@@ -158,7 +168,9 @@ class BodyReading:
     lone_mark: int = 0
     #: cards ruled out for the card's frames' veto (``Reading.ruled_out``) but
     #: not in ``evidence``: without a deck profile, an ace's sure pip vetoes
-    #: every other rank (``ACE_VETO``) and moves no lead
+    #: every other rank (``ACE_VETO``); in both modes a two's pair and three
+    #: pips on the long axis veto what cannot print them (``PAIR_VETO``,
+    #: ``THREE_VETO``).  A veto moves no lead
     vetoes: frozenset[str] = frozenset()
 
     @property
@@ -422,7 +434,13 @@ def lone_pip(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str
 
 def in_the_middle(mark: _Placed) -> bool:
     """Whether a mark lies where an ace's pip does: at the card's centre."""
-    return abs(mark.x - BODY_W / 2) <= 0.08 * BODY_W and abs(mark.y - BODY_H / 2) <= 0.08 * BODY_H
+    return on_the_axis(mark) and abs(mark.y - BODY_H / 2) <= 0.08 * BODY_H
+
+
+def on_the_axis(mark: _Placed) -> bool:
+    """Whether a mark lies on the card's long axis, where a 2's and a 3's
+    pips are (and no other number card's only pips)."""
+    return abs(mark.x - BODY_W / 2) <= 0.08 * BODY_W
 
 
 def pip_pair(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str | None:
@@ -434,7 +452,7 @@ def pip_pair(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str
     a, b = pips
     if not 1 / AREA_SPREAD <= a.area / max(b.area, 1) <= AREA_SPREAD:
         return None
-    if any(abs(p.x - BODY_W / 2) > 0.08 * BODY_W for p in pips) or not _symmetric(pips):
+    if not all(map(on_the_axis, pips)) or not _symmetric(pips):
         return None
     suits = _sure_suits(a, classes) & _sure_suits(b, classes)
     suits = {s for s in suits if colour_fits(_mean_colour(pips), s)}
@@ -460,8 +478,10 @@ def read_body(
         if array is not None:
             members, suit = array
             fits = colour_fits(_mean_colour(members), suit)
+            three = len(members) == 3 and all(map(on_the_axis, members))
             return BodyReading(len(members), suit, array_evidence(len(members), suit, fits),
-                               tuple(members), "array")
+                               tuple(members), "array",
+                               vetoes=THREE_VETO if three else frozenset())
     big = [b for b in blobs if b.size >= ACE_PIP * BODY_W]
     if len(big) == 1:
         pips = classify(big, model)
@@ -473,7 +493,8 @@ def read_body(
         pips = classify(blobs, model)
         two = pip_pair(pips, classes, colour_fits)
         if two is not None:
-            return BodyReading(0, two, suit_evidence(two), tuple(pips), "two")
+            return BodyReading(0, two, suit_evidence(two), tuple(pips), "two",
+                               vetoes=PAIR_VETO)
     return replace(SILENT, lone_mark=lone) if lone else SILENT
 
 
@@ -512,8 +533,8 @@ def rule_out_pip_cards(
     sure of its suit, also rules out the deck's ``picture_cards``; the
     suit-blind lone mark does not (a court's picture may hold one big letter)."""
     # (the deck's own calibration replaces the generic ``ACE_VETO``: it knows
-    # which of its cards print pips and pictures)
-    body = replace(body, vetoes=frozenset()) if body.vetoes else body
+    # which of its cards print pips and pictures; a layout's veto stays)
+    body = replace(body, vetoes=frozenset()) if body.kind == "ace" and body.vetoes else body
     lone = pip_size > 0 and body.lone_mark >= LONE_MARK * pip_size
     ruled_out = pip_cards | picture_cards if body.kind == "ace" else pip_cards if lone else None
     if not ruled_out:
