@@ -531,7 +531,9 @@ def rule_out_pip_cards(
     its calibration can know that (a generic reader would wrongly rule out the
     cards of decks that print one big sign on every card).  An ace's pip,
     sure of its suit, also rules out the deck's ``picture_cards``; the
-    suit-blind lone mark does not (a court's picture may hold one big letter)."""
+    suit-blind lone mark only vetoes them (``BodyReading.vetoes``: glare may
+    wash a picture out to one blob, in 2 of 608 frames of the tuning decks'
+    pictures, so it moves no evidence and needs two frames)."""
     # (the deck's own calibration replaces the generic ``ACE_VETO``: it knows
     # which of its cards print pips and pictures; a layout's veto stays)
     body = replace(body, vetoes=frozenset()) if body.kind == "ace" and body.vetoes else body
@@ -540,8 +542,11 @@ def rule_out_pip_cards(
     if not ruled_out:
         return body
     ruled = np.array([c in ruled_out for c in CARD_CODES])
+    # (a suit-blind lone mark only vetoes the pictures: glare that washes a
+    # picture out to one blob is rare, twice rarer, and costs an unsure card)
+    pictures = picture_cards if lone and body.kind != "ace" else frozenset()
     return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence),
-                   kind=body.kind or "mark")
+                   kind=body.kind or "mark", vetoes=body.vetoes | pictures)
 
 
 def suit_evidence(suit: str) -> npt.NDArray[np.float64]:

@@ -107,11 +107,12 @@ def test_a_picture_card_is_a_court_whose_body_shows_no_lone_mark(
     assert picture_card(code, body) is expected
 
 
-def test_an_aces_sure_pip_rules_out_the_pictures_and_a_lone_mark_does_not() -> None:
+def test_an_aces_sure_pip_rules_out_the_pictures_and_a_lone_mark_only_vetoes_them() -> None:
     """Hand-made: a sure spade ace's body rules out the number cards and the
     courts given; the same mark with its suit unsure ("mark", by size alone)
-    rules out the number cards only, since a court's picture may hold one big
-    letter; the aces are never ruled out but by suit."""
+    rules the number cards out of its evidence and only vetoes the courts
+    (glare may wash a picture out to one blob: twenty-first pass); the aces
+    are never ruled out but by suit."""
     ace = rule_out_pip_cards(_ace_body("S"), NUMBER_CARDS, 19, COURTS)
     kept = {c for c, v in zip(CARD_CODES, ace.evidence, strict=True) if v != RULED_OUT}
     assert kept == {"AS"}
@@ -119,6 +120,27 @@ def test_an_aces_sure_pip_rules_out_the_pictures_and_a_lone_mark_does_not() -> N
     mark = rule_out_pip_cards(blind, NUMBER_CARDS, 19, COURTS)
     kept = {c for c, v in zip(CARD_CODES, mark.evidence, strict=True) if v != RULED_OUT}
     assert kept == {"AC", "AD", "AH", "AS"} | COURTS
+    assert mark.vetoes == COURTS
+    assert ace.vetoes == frozenset()  # the ace's pip rules the courts out of its evidence
+
+
+def test_a_lone_mark_under_a_profile_keeps_a_court_named_by_two_frames_unsure() -> None:
+    """The case of the development decks' AD named QD (docs/vision.md,
+    twenty-first pass): frames whose index leans to QD over a lone big mark
+    of unsure suit; two of them veto the queen, one does not."""
+    from vision.evidence import VETO_FRAMES, FrameFusion
+    from vision.recognizer import Reading, with_body
+
+    lead = np.full(len(CARD_CODES), -30.0)
+    lead[CARD_CODES.index("QD")] = 0.0
+    blind = BodyReading(0, "", np.zeros(len(CARD_CODES)), lone_mark=45)
+    mark = rule_out_pip_cards(blind, NUMBER_CARDS, 19, COURTS)
+    for marked, named in ((VETO_FRAMES, None), (VETO_FRAMES - 1, "QD")):
+        fusion = FrameFusion()
+        for k in range(6):
+            reading = Reading("QD", 0.99, evidence=lead.copy(), accepted=("QD",))
+            fusion.push(with_body(reading, mark) if k < marked else reading)
+        assert fusion.decide(final=True).card == named
 
 
 def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  # type: ignore[no-untyped-def]
