@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from body_frames import frame_body
+from body_frames import camera_bodies, fused, index_reading, leaning
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
-from vision.evidence import VETO_FRAMES, FrameFusion
+from vision.evidence import VETO_FRAMES
 from vision.pips import (
     ACE_VETO,
     BodyReading,
     rule_out_pip_cards,
     suit_evidence,
 )
-from vision.recognizer import PIPS_DISAGREE, Reading, Recognizer, with_body
+from vision.recognizer import PIPS_DISAGREE, Recognizer, with_body
 
 ACES = frozenset(c for c in CARD_CODES if c[0] == "A")
 NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
@@ -30,12 +30,6 @@ def _ace_body(suit: str) -> BodyReading:
     return BodyReading(0, suit, suit_evidence(suit), kind="ace", vetoes=ACE_VETO)
 
 
-def _leaning(card: str, lead: float = 30.0) -> np.ndarray:
-    evidence = np.full(len(CARD_CODES), -lead)
-    evidence[CARD_CODES.index(card)] = 0.0
-    return evidence
-
-
 def test_the_veto_is_every_card_but_the_aces() -> None:
     assert frozenset(CARD_CODES) - ACES == ACE_VETO
     assert len(ACE_VETO) == 48
@@ -43,17 +37,15 @@ def test_the_veto_is_every_card_but_the_aces() -> None:
 
 def test_a_frame_naming_a_queen_over_an_aces_pip_is_unsure_and_its_evidence_only_gains_the_suit(
 ) -> None:
-    reading = Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",))
-    out = with_body(reading, _ace_body("S"))
+    out = with_body(index_reading("QS"), _ace_body("S"))
     assert out.card is None and out.reason == PIPS_DISAGREE
     assert out.ruled_out == ACE_VETO | {c for c in CARD_CODES if c[1] != "S"}
     assert out.evidence is not None
-    assert np.allclose(out.evidence, _leaning("QS") + suit_evidence("S"))
+    assert np.allclose(out.evidence, leaning("QS") + suit_evidence("S"))
 
 
 def test_an_ace_named_over_its_own_pip_stays_named() -> None:
-    reading = Reading("AS", 0.99, evidence=_leaning("AS"), accepted=("AS",))
-    out = with_body(reading, _ace_body("S"))
+    out = with_body(index_reading("AS"), _ace_body("S"))
     assert out.card == "AS"
     assert "AS" not in out.ruled_out and "KS" in out.ruled_out
 
@@ -61,19 +53,10 @@ def test_an_ace_named_over_its_own_pip_stays_named() -> None:
 def test_two_frames_of_the_veto_keep_the_fusion_from_naming_the_leader() -> None:
     """The index's frames lead for QS by far; two frames' bodies read an ace:
     the card is unsure, and the reason says the pips rule it out."""
-    fusion = FrameFusion()
-    for k in range(6):
-        reading = Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",))
-        if k < VETO_FRAMES:
-            reading = with_body(reading, _ace_body("S"))
-        fusion.push(reading)
-    decision = fusion.decide(final=True)
+    decision = fused("QS", _ace_body("S"), VETO_FRAMES)
     assert decision.card is None
     assert "pips rule out: QS" in decision.reason
-    plain = FrameFusion()
-    for _ in range(6):
-        plain.push(Reading("QS", 0.99, evidence=_leaning("QS"), accepted=("QS",)))
-    assert plain.decide(final=True).card == "QS"
+    assert fused("QS", _ace_body("S"), 0).card == "QS"
 
 
 def test_a_profile_rules_by_its_own_cards_instead() -> None:
@@ -90,19 +73,12 @@ def test_frames_of_every_card_never_veto_their_own_card(design: str) -> None:
     """Camera frames (normal and hard presets) of every card of two built-in
     designs: no body vetoes the card on the table, and the aces' bodies do
     speak."""
-    deck = open_deck(design)
-    rng = np.random.default_rng(5)
-    rec = Recognizer()
     aces_spoke = 0
-    for code in CARD_CODES:
-        for preset in ("normal", "hard"):
-            body = frame_body(rec, make_frame(deck, code, rng, preset=preset).image)
-            if body is None:
-                continue
-            assert code not in body.vetoes, (design, code, preset)
-            if body.kind == "ace":
-                assert code[0] == "A", (design, code, preset)
-                aces_spoke += 1
+    for code, preset, body in camera_bodies(design, seed=5):
+        assert code not in body.vetoes, (design, code, preset)
+        if body.kind == "ace":
+            assert code[0] == "A", (design, code, preset)
+            aces_spoke += 1
     assert aces_spoke >= 4  # of the 8 frames of aces
 
 

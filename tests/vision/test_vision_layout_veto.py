@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from body_frames import frame_body
+from body_frames import camera_bodies, fused, index_reading
 
-from hardware_sim.camera import make_frame
-from hardware_sim.cards import CARD_CODES, open_deck
-from vision.evidence import VETO_FRAMES, FrameFusion
+from hardware_sim.cards import CARD_CODES
+from vision.evidence import VETO_FRAMES
 from vision.pips import (
     PAIR_VETO,
     THREE_VETO,
@@ -23,7 +22,7 @@ from vision.pips import (
     rule_out_pip_cards,
     suit_evidence,
 )
-from vision.recognizer import PIPS_DISAGREE, Reading, Recognizer, with_body
+from vision.recognizer import PIPS_DISAGREE, with_body
 
 TWOS_AND_THREES = frozenset(c for c in CARD_CODES if c[0] in "23")
 THREES = frozenset(c for c in CARD_CODES if c[0] == "3")
@@ -31,12 +30,6 @@ THREES = frozenset(c for c in CARD_CODES if c[0] == "3")
 
 def _pair_body(suit: str) -> BodyReading:
     return BodyReading(0, suit, suit_evidence(suit), kind="two", vetoes=PAIR_VETO)
-
-
-def _leaning(card: str, lead: float = 30.0) -> np.ndarray:
-    evidence = np.full(len(CARD_CODES), -lead)
-    evidence[CARD_CODES.index(card)] = 0.0
-    return evidence
 
 
 def test_the_vetoes_leave_the_twos_and_threes_and_the_threes() -> None:
@@ -47,28 +40,21 @@ def test_the_vetoes_leave_the_twos_and_threes_and_the_threes() -> None:
 
 
 def test_a_nine_named_over_a_twos_pair_is_unsure() -> None:
-    reading = Reading("9C", 0.99, evidence=_leaning("9C"), accepted=("9C",))
-    out = with_body(reading, _pair_body("C"))
+    out = with_body(index_reading("9C"), _pair_body("C"))
     assert out.card is None and out.reason == PIPS_DISAGREE
     assert out.ruled_out == PAIR_VETO | {c for c in CARD_CODES if c[1] != "C"}
 
 
 @pytest.mark.parametrize("card", ["2C", "3C"])
 def test_a_two_or_a_three_named_over_a_pair_stays_named(card: str) -> None:
-    reading = Reading(card, 0.99, evidence=_leaning(card), accepted=(card,))
-    assert with_body(reading, _pair_body("C")).card == card
+    assert with_body(index_reading(card), _pair_body("C")).card == card
 
 
 def test_two_frames_of_the_pair_keep_the_fusion_from_naming_a_nine() -> None:
-    fusion = FrameFusion()
-    for k in range(6):
-        reading = Reading("9C", 0.99, evidence=_leaning("9C"), accepted=("9C",))
-        if k < VETO_FRAMES:
-            reading = with_body(reading, _pair_body("C"))
-        fusion.push(reading)
-    decision = fusion.decide(final=True)
+    decision = fused("9C", _pair_body("C"), VETO_FRAMES)
     assert decision.card is None
     assert "pips rule out: 9C" in decision.reason
+    assert fused("9C", _pair_body("C"), VETO_FRAMES - 1).card == "9C"
 
 
 def test_a_profile_keeps_a_layouts_veto() -> None:
@@ -85,17 +71,10 @@ def test_a_profile_keeps_a_layouts_veto() -> None:
 def test_frames_of_every_card_never_veto_their_own_card(design: str) -> None:
     """Camera frames (normal and hard presets) of every card: no body vetoes
     the card on the table, and the 2s' and 3s' bodies do speak."""
-    deck = open_deck(design)
-    rng = np.random.default_rng(7)
-    rec = Recognizer()
     spoke = {"2": 0, "3": 0}
-    for code in CARD_CODES:
-        for preset in ("normal", "hard"):
-            body = frame_body(rec, make_frame(deck, code, rng, preset=preset).image)
-            if body is None:
-                continue
-            assert code not in body.vetoes, (design, code, preset)
-            if body.vetoes in (PAIR_VETO, THREE_VETO):
-                assert code[0] in "23", (design, code, preset, body.kind)
-                spoke[code[0]] += 1
+    for code, preset, body in camera_bodies(design, seed=7):
+        assert code not in body.vetoes, (design, code, preset)
+        if body.vetoes in (PAIR_VETO, THREE_VETO):
+            assert code[0] in "23", (design, code, preset, body.kind)
+            spoke[code[0]] += 1
     assert spoke["2"] >= 4 and spoke["3"] >= 4  # of the 8 frames of each rank

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from body_frames import frame_body
+from body_frames import frame_body, fused
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
 from vision.calibrate import InteractiveCalibration, calibrate_folder
+from vision.evidence import VETO_FRAMES
 from vision.pips import (
     LONE_MARK,
     RULED_OUT,
@@ -128,19 +129,10 @@ def test_a_lone_mark_under_a_profile_keeps_a_court_named_by_two_frames_unsure() 
     """The case of the development decks' AD named QD (docs/vision.md,
     twenty-first pass): frames whose index leans to QD over a lone big mark
     of unsure suit; two of them veto the queen, one does not."""
-    from vision.evidence import VETO_FRAMES, FrameFusion
-    from vision.recognizer import Reading, with_body
-
-    lead = np.full(len(CARD_CODES), -30.0)
-    lead[CARD_CODES.index("QD")] = 0.0
     blind = BodyReading(0, "", np.zeros(len(CARD_CODES)), lone_mark=45)
     mark = rule_out_pip_cards(blind, NUMBER_CARDS, 19, COURTS)
-    for marked, named in ((VETO_FRAMES, None), (VETO_FRAMES - 1, "QD")):
-        fusion = FrameFusion()
-        for k in range(6):
-            reading = Reading("QD", 0.99, evidence=lead.copy(), accepted=("QD",))
-            fusion.push(with_body(reading, mark) if k < marked else reading)
-        assert fusion.decide(final=True).card == named
+    assert fused("QD", mark, VETO_FRAMES).card is None
+    assert fused("QD", mark, VETO_FRAMES - 1).card == "QD"
 
 
 def test_calibration_from_camera_frames_learns_them_too(builtin_deck) -> None:  # type: ignore[no-untyped-def]
