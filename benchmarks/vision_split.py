@@ -504,6 +504,35 @@ TYPEFACE10_HELD_OUT = (
     "font:Meera Inimai",                   # fonts-meera-inimai
 )
 
+#: Eleventh typeface held-out group (the sixteenth), made on 2026-12-05 at the
+#: end of the twenty-first pass, after the fifteenth group's read and before
+#: any change of the next pass, so that it has an unread group from its
+#: start.  Eight faces from eight Debian packages installed that day, chosen
+#: by name, package, the font files' charsets and one sheet of their index
+#: labels only (to see a face's kind), none trained on nor read, none a clone
+#: or a cousin of a trained or read face (passed over: WenQuanYi Zen Hei and
+#: the Khmer OS faces, whose Latin looks borrowed, HanaMin, IPAmj's Latin like
+#: the read IPAMincho, Sarai, Nakula, Galatia and Khmer Busra, like Times,
+#: Thabit, like the trained Courier Prime, Keraleeyam and Phetsarath, mixed
+#: Latin, and the handwriting faces: kiloji, SetoFont, Chilanka, Karumbi, BM
+#: Yeonsung; Navilu, Gubbi, Kalapi, LKLUG, Guseul, Samyak and the Kacst faces
+#: draw no "A" or "10").  A textbook face (Klee One bold), a rounded
+#: monospaced sans (Motoya L Maru), a condensed display sans (Uroob), a light
+#: Ming serif (AR PL UMing), a heavy rounded display face (Dyuthi), a heavy
+#: display sans (BM DoHyeon), a worn Mincho (Oradano) and a light sans
+#: (cwTeX Hei bold).  READ ONCE, at the end of a pass (``--typefaces11``);
+#: never tune, train or choose anything on it.  Its cards are all standard.
+TYPEFACE11_HELD_OUT = (
+    "font:Klee One/bold",                  # fonts-klee
+    "font:MotoyaLMaru",                    # fonts-motoya-l-maruberi
+    "font:Uroob",                          # fonts-smc-uroob
+    "font:AR PL UMing CN",                 # fonts-arphic-uming
+    "font:Dyuthi",                         # fonts-smc-dyuthi
+    "font:BM DoHyeon",                     # fonts-woowa-bm
+    "font:Oradano-mincho-GSRR",            # fonts-oradano-mincho-gsrr
+    "font:cwTeXHeiBold",                   # fonts-cwtex-heib
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -674,6 +703,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces8": TYPEFACE8_HELD_OUT,
     "--typefaces9": TYPEFACE9_HELD_OUT,
     "--typefaces10": TYPEFACE10_HELD_OUT,
+    "--typefaces11": TYPEFACE11_HELD_OUT,
 }
 
 
@@ -717,6 +747,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
     "--typefaces10": (TYPEFACE10_HELD_OUT, "the tenth typeface held-out group "
                       "(TYPEFACE10_HELD_OUT, made 2026-12-05 before the twenty-first pass's "
                       "first change); stops with the apt-get line if a font is missing"),
+    "--typefaces11": (TYPEFACE11_HELD_OUT, "the eleventh typeface held-out group "
+                      "(TYPEFACE11_HELD_OUT, made 2026-12-05 after the fifteenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
 }
 
 

@@ -212,3 +212,17 @@ def test_a_face_without_digits_is_not_drawable() -> None:
     """TypoScript (fonts-levien-typoscript; the thirteenth group's script face,
     read once) maps no digit: its "10" would be drawn as empty boxes."""
     assert fontdeck.undrawn_label(find_font("TypoScript")) == "10"
+
+
+def test_a_font_collections_charsets_do_not_run_together() -> None:
+    """``fc-query`` prints one charset per face of a ``.ttc``; with a newline
+    after each (as ``font_charset`` asks) two faces' ranges stay apart.  The
+    text is written by hand: face 1 maps space to "~" and U+2FA1D, face 2
+    space to DEL."""
+    points = truetype.parse_charsets("20-7e 2fa1d\n20-7f\n")
+    assert points == set(range(0x20, 0x80)) | {0x2FA1D}
+
+
+def test_the_charset_of_an_installed_face_holds_every_index_character() -> None:
+    points = truetype.font_charset(find_font("DejaVu Sans").file)
+    assert {ord(ch) for ch in "0123456789AJQK"} <= points

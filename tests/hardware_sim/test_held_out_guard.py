@@ -52,6 +52,8 @@ def _split() -> ModuleType:
     ("font:NanumGothic", "--typefaces9"),     # the group's NanumGothic is bold
     ("font:Baekmuk Batang", "--typefaces10"),
     ("font:Manjari", "--typefaces10"),        # the group's Manjari is bold
+    ("font:Dyuthi", "--typefaces11"),
+    ("font:Klee One", "--typefaces11"),       # the group's Klee One is bold
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
