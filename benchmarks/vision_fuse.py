@@ -144,7 +144,8 @@ def _record(name: str, args: argparse.Namespace, mode: str, code: str,
         "design": name, "seed": args.seed, "preset": args.preset, "mode": mode, "code": code,
         "frames": [{"card": r.card, "reason": r.reason, "accepted": tuple(r.accepted),
                     "evidence": None if r.evidence is None else r.evidence.copy(),
-                    "ruled_out": tuple(sorted(r.ruled_out)), "corners": c} for r, c in zip(readings, corners, strict=True)],
+                    "ruled_out": tuple(sorted(r.ruled_out)), "corners": c}
+                   for r, c in zip(readings, corners, strict=True)],
     }
 
 

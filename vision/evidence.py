@@ -268,6 +268,23 @@ class FrameFusion:
         self.used += 1
         self.total = evidence.copy() if self.total is None else self.total + evidence
 
+    def ruled_out(self) -> npt.NDArray[np.bool_] | None:
+        """Per card (``CARD_CODES`` order), whether the bodies of
+        ``VETO_FRAMES`` frames ruled it out; None when none is.
+
+        Per frame the body's word is bounded (``vision.pips``): a lead the
+        index's frames build may outgrow it.  Over the card's frames it is
+        not: what the pips of several frames rule out is not named
+        (docs/vision.md, nineteenth pass, fifth change), and it is no rival
+        either: the lead a card needs is over the cards still possible
+        (twenty-second pass), unless one card or none is left, which then
+        needs its lead over every card.  A 2 whose index leaned to a 9, over
+        two frames of a two's pair, is the 2 when it leads every other card."""
+        if not self.vetoes:
+            return None
+        ruled = np.array([self.vetoes[c] >= VETO_FRAMES for c in CARD_CODES])
+        return ruled if ruled.any() else None
+
     def ready(self) -> bool:
         """Whether a card can be named now (enough frames, a clear lead)."""
         return self.used >= self.min_frames and self.decide().card is not None
@@ -276,7 +293,11 @@ class FrameFusion:
         if self.total is None:
             reason = self.reasons[-1] if self.reasons else "no index visible"
             return FusedDecision(None, 0.0, reason, (), self.frames, 0)
-        best, lead = margin(self.total)
+        ruled = self.ruled_out()
+        rivals = self.total
+        if ruled is not None and int((~ruled).sum()) >= 2:
+            rivals = np.where(ruled, -np.inf, self.total)
+        best, lead = margin(rivals)
         card = CARD_CODES[best]
         enough = self.used >= (self.min_final if final else 1)
         backed = card in self.accepted or not self.require_accept
@@ -287,16 +308,8 @@ class FrameFusion:
             # one end each, and which end is which the indices cannot say.
             return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
                                  top_guesses(self.total), self.frames, self.used)
-        if enough and lead >= self.margin_nats and backed:
-            if self.vetoes[card] >= VETO_FRAMES:
-                # Per frame the body's word is bounded (``vision.pips``): a lead
-                # the index's frames build may outgrow it.  Over the card's frames
-                # it is not: what the pips of several frames rule out is not named
-                # (docs/vision.md, nineteenth pass, fifth change).
-                reason = (f"the card's pips rule out: {card} (the bodies of "
-                          f"{self.vetoes[card]} frames disagree with the index)")
-                return FusedDecision(None, 0.0, reason, top_guesses(self.total),
-                                     self.frames, self.used)
+        possible = ruled is None or not ruled[best]
+        if enough and lead >= self.margin_nats and backed and possible:
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]
@@ -308,7 +321,11 @@ class FrameFusion:
                                          self.frames, self.used)
             conf = float(posterior(self.total / max(self.used, 1))[best])
             return FusedDecision(card, round(conf, 3), "", (), self.frames, self.used)
-        if len(self.seen) > 1:
+        leader = CARD_CODES[margin(self.total)[0]]
+        if self.vetoes[leader] >= VETO_FRAMES:
+            reason = (f"the card's pips rule out: {leader} (the bodies of "
+                      f"{self.vetoes[leader]} frames disagree with the index)")
+        elif len(self.seen) > 1:
             reason = "frames disagree: " + " or ".join(sorted(self.seen))
         elif self.reasons:
             reason = self.reasons[-1]
