@@ -21,13 +21,15 @@ import numpy.typing as npt
 from vision.adapt import fit_head
 from vision.blurred import BLUR_LEVELS, BlurLevel, blurred_glyphs
 from vision.cards import CARD_CODES, normalise_code
-from vision.detect import Quad, find_card, order_quad, spans_picture
+from vision.detect import find_card
 from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
 from vision.pips import (
+    PIPS_OF_RANK,
     SILENT,
     BodyReading,
     index_box_in_card,
+    layout_of,
     picture_card,
     pip_card,
     read_body,
@@ -59,40 +61,14 @@ def face_glyphs(
     extra templates a profile matches blurred frames with."""
     from vision.recognizer import Recognizer
 
-    quad = face_quad(image)
-    if quad is None:
+    det = find_card(image)
+    if det is None:
         return [], []
     generic = Recognizer()
-    read = clean_corners(image, quad)
+    # (no template from a last try's guessed split: weak evidence, not the deck's print)
+    read = [g for g in card_corners(image, det.quad) if g is not None and not g.last_try]
     printed = [generic.as_printed(g) for g in read]
-    return printed, blurred_glyphs(image, quad, read, printed, levels)
-
-
-def clean_corners(image: Image, quad: Quad) -> list[IndexGlyphs]:
-    """The index corners of the card outlined by ``quad`` that read as an
-    index (no template from a last try's guessed split: weak evidence, not
-    the deck's print)."""
-    return [g for g in card_corners(image, quad) if g is not None and not g.last_try]
-
-
-def face_quad(image: Image) -> Quad | None:
-    """The outline a calibration image's card is read by.
-
-    A clean scan fills the picture, and where its art runs to the card's
-    edge (a Paris court's) the paper's white ring is cut into pieces: the
-    outline ``find_card`` gives is then one piece, or nothing, and its
-    corners hold art.  So when that outline does not span the picture, the
-    picture itself is tried as the card too, and taken when its corners
-    read more indices than the outline's.  A photograph of a card on a
-    table shows table in the picture's corners, and its outline stands."""
-    det = find_card(image)
-    found = None if det is None else det.quad
-    if found is not None and spans_picture(found, image.shape[:2]):
-        return found
-    h, w = image.shape[:2]
-    whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
-    outline_reads = 0 if found is None else len(clean_corners(image, found))
-    return whole if len(clean_corners(image, whole)) > outline_reads else found
+    return printed, blurred_glyphs(image, det.quad, read, printed, levels)
 
 
 def face_body(image: Image) -> BodyReading:
@@ -101,13 +77,21 @@ def face_body(image: Image) -> BodyReading:
     learned from."""
     from vision.recognizer import Recognizer
 
-    quad = face_quad(image)
-    if quad is None:
+    det = find_card(image)
+    if det is None:
         return SILENT
-    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(image, quad))
+    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(image, det.quad))
              if g is not None and not g.last_try and g.box is not None]
     generic = Recognizer()
-    return read_body(image, quad, boxes, generic.model, generic._ink_fits)
+    return read_body(image, det.quad, boxes, generic.model, generic._ink_fits)
+
+
+def full_array(code: str, body: BodyReading) -> bool:
+    """Whether the clean face of number card ``code`` showed an array of all
+    its rank's pips: only such a layout may rule a card out by where a pip
+    lies (one the reader missed on the clean face would rule out its own
+    card wherever a frame sees it)."""
+    return body.kind == "array" and body.pips == PIPS_OF_RANK.get(code[0], -1)
 
 
 def largest_pip(body: BodyReading) -> int:
@@ -153,7 +137,9 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
     pips = frozenset(code for code, body in bodies.items() if pip_card(code, body))
     return replace(profile, pip_cards=pips,
                    pip_size=max((largest_pip(bodies[c]) for c in pips), default=0),
-                   picture_cards=frozenset(c for c, b in bodies.items() if picture_card(c, b)))
+                   picture_cards=frozenset(c for c, b in bodies.items() if picture_card(c, b)),
+                   layouts={c: layout_of(bodies[c]) for c in sorted(pips)
+                            if full_array(c, bodies[c])})
 
 
 def with_head(

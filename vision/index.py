@@ -343,8 +343,8 @@ def _boxes(
         at_left, at_top = x <= left, y <= top
         if at_left and at_top and w <= roof and h <= roof:
             continue  # table showing through the rounded corner
-        if (at_left and h > 4 * w) or (at_top and w > 4 * h):
-            continue  # a sliver of table along the edge (a "1" against it stands across it)
+        if (at_left or at_top) and max(w, h) > 4 * min(w, h):
+            continue  # a sliver of table along the edge
         if area < 0.12 * w * h and max(w, h) > 20:
             continue  # thin decorative lines
         boxes.append((x, y, w, h, i))
@@ -667,10 +667,6 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
                 if cut is not None:
                     labels, boxes, found = cut
             break
-    if found is None and RED_APART and not turned:
-        red = _red_only(patch, raw, minch, first)
-        if red is not None:
-            labels, boxes, found = red
     if found is None and whole:
         # (each only where the whole mask has a blob it could take: most
         # corners that reach here, card backs and covered ones, have none)
@@ -735,36 +731,6 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
         turned=turned,
         last_try=by_last_try,
     )
-
-
-#: Read a red index apart from black art it touches (``_red_only``)
-RED_APART = True
-#: red ink: red over green and blue by this share of the paper's level (as
-#: ``vision.recognizer.RED_INK`` tells a red suit's ink)
-RED_OVER = 0.22
-
-
-def _red_only(
-    patch: npt.NDArray[np.uint8], raw: npt.NDArray[np.uint8], minch: npt.NDArray[np.uint8],
-    thr: float,
-) -> tuple[npt.NDArray[np.int32], list[_Box], tuple[list[int], _Box]] | None:
-    """The index split from the corner's red ink alone, at level ``thr``.
-    A red index whose sign touches black art (a Paris king's heart on the
-    outline of his sword) is one blob with the art in the ink mask, running
-    off the patch, and every other try drops it; the art's black and the
-    index's red are apart in colour.  Tried only when nothing else found an
-    index, and only on a corner with red ink."""
-    b, g, r = (c.astype(np.int16) for c in cv2.split(patch)[:3])
-    (lit,) = percentiles(raw, 0.92)
-    red = np.asarray((r - np.maximum(b, g)) > RED_OVER * lit, np.uint8)
-    if not cv2.countNonZero(red):
-        return None
-    got = _boxes(_ink_mask(minch, thr) & red, 0)
-    if got is None:
-        return None
-    labels, boxes = got
-    found = _split(boxes)
-    return None if found is None else (labels, boxes, found)
 
 
 #: ``raw`` is too dark to read when its 92nd percentile is below this level

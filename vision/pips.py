@@ -42,7 +42,7 @@ Pure: a frame and numbers in, numbers out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
@@ -516,6 +516,50 @@ def picture_card(code: str, body: BodyReading) -> bool:
     layout.  A court whose clean face shows one big mark (a design with a
     big suit sign on its courts) is not one, so no ace's pip rules it out."""
     return code[0] in "JQK" and not body.kind and not body.lone_mark
+
+
+#: how far (a share of the body's width, along each axis) a pip seen may lie
+#: from its place in a card's calibrated layout (``holds_layout``): the
+#: tolerance the half-turn symmetry of an array is judged by
+LAYOUT_TOLERANCE = TWIN_TOLERANCE
+
+
+def layout_of(body: BodyReading) -> tuple[tuple[float, float], ...]:
+    """The centres of an array's pips as fractions of the card's width and
+    height (what a profile keeps of a number card's clean face); () when
+    ``body`` shows no array."""
+    if body.kind != "array":
+        return ()
+    return tuple((p.x / BODY_W, p.y / BODY_H) for p in body.candidates)
+
+
+def holds_layout(layout: Sequence[tuple[float, float]], pips: Sequence[_Placed]) -> bool:
+    """Whether every pip seen lies where ``layout`` (a card's clean pips, as
+    :func:`layout_of` gives them) has one, either way up: glare and fingers
+    take pips away but never add one where the card prints none."""
+    tol = LAYOUT_TOLERANCE * BODY_W
+    places = [(x * BODY_W, y * BODY_H) for x, y in layout]
+    for turned in (False, True):
+        seen = [(BODY_W - p.x, BODY_H - p.y) if turned else (p.x, p.y) for p in pips]
+        if all(any(abs(x - a) <= tol and abs(y - b) <= tol for a, b in places)
+               for x, y in seen):
+            return True
+    return False
+
+
+def rule_out_by_layout(
+    body: BodyReading, layouts: Mapping[str, Sequence[tuple[float, float]]]
+) -> BodyReading:
+    """``body`` with every number card of the deck whose calibrated layout
+    (``layouts``) cannot hold the array seen vetoed (``BodyReading.vetoes``:
+    no evidence moves, two frames are needed).  A 5's middle pip is in no
+    6's or 8's layout, a 6's middle row in no 9's or 10's: the ranks an
+    array's count leaves open, its places close."""
+    if body.kind != "array" or not layouts:
+        return body
+    vetoed = frozenset(c for c, places in layouts.items()
+                       if not holds_layout(places, body.candidates))
+    return replace(body, vetoes=body.vetoes | vetoed) if vetoed else body
 
 
 def rule_out_pip_cards(

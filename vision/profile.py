@@ -96,6 +96,10 @@ class DeckProfile:
     #: the courts whose clean face showed a picture (``vision.pips.picture_card``):
     #: an ace's sure pip is none of them either
     picture_cards: frozenset[str] = frozenset()
+    #: per number card whose clean face showed an array, its pips' centres as
+    #: fractions of the card's width and height (``vision.pips.holds_layout``);
+    #: empty: none known (an older profile)
+    layouts: Mapping[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -150,6 +154,7 @@ class DeckProfile:
             "pip_cards": sorted(self.pip_cards),
             "pip_size": self.pip_size,
             "picture_cards": sorted(self.picture_cards),
+            "layouts": {c: [list(xy) for xy in pts] for c, pts in sorted(self.layouts.items())},
         }
         head = ({} if self.head is None
                 else {f"head_{k}": getattr(self.head, k).astype(np.float16) for k in _HEAD_ARRAYS})
@@ -260,6 +265,8 @@ def load_profile(path: str | Path) -> DeckProfile:
         pip_size=max(int(meta.get("pip_size", 0)), 0),
         picture_cards=frozenset(str(c) for c in meta.get("picture_cards", ()))
         & set(CARD_CODES),
+        layouts={str(c): tuple((float(x), float(y)) for x, y in pts)
+                 for c, pts in meta.get("layouts", {}).items() if c in CARD_CODES},
     )
 
 

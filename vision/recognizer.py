@@ -30,7 +30,13 @@ from vision.index import (
     read_other_way,
     read_patch,
 )
-from vision.pips import BodyReading, index_box_in_card, read_body, rule_out_pip_cards
+from vision.pips import (
+    BodyReading,
+    index_box_in_card,
+    read_body,
+    rule_out_by_layout,
+    rule_out_pip_cards,
+)
 from vision.profile import (
     RANK_CLASSES,
     SUIT_CLASSES,
@@ -523,6 +529,7 @@ class Recognizer:
             if self.profile is not None:
                 body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
                                           self.profile.picture_cards)
+                body = rule_out_by_layout(body, self.profile.layouts)
             reading = with_body(reading, body)
         if reading.card is None:
             return reading

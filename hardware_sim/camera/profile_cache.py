@@ -49,6 +49,8 @@ _KEY_MODULES = (
     "vision.index",
     "vision.index_mask",
     "vision.profile",
+    # a profile keeps what calibration's body reading saw (pip cards, layouts)
+    "vision.pips",
     # calibration reads a corner the other way up by the recogniser's rule
     "vision.recognizer",
 )

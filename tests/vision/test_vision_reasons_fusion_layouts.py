@@ -103,6 +103,55 @@ def test_a_card_the_bodies_of_two_frames_rule_out_is_never_named() -> None:
     assert final.guesses[0][0] == "QS"
 
 
+def _two_leaning(first: str, lead: float, second: str, second_lead: float) -> Reading:
+    """An unsure frame preferring ``first`` by ``lead`` nats and ``second``
+    by ``second_lead`` over every other card."""
+    ev = np.zeros(len(CARD_CODES))
+    ev[CARD_CODES.index(first)] = lead
+    ev[CARD_CODES.index(second)] = second_lead
+    return Reading(None, 0.0, "rank ambiguous", evidence=ev)
+
+
+def test_the_lead_is_over_the_cards_the_bodies_left_possible() -> None:
+    """Six frames leaning to 9C, 2C close behind and far ahead of every other
+    card (Arapey's 2s read as 9s), two of whose bodies ruled the 9s out (a
+    two's pair): 2C leads every card still possible by 6 x 5 nats, over the
+    margin, and is named.  The old rule, the lead over every card, left it
+    unsure (9C led)."""
+    assert 6 * 5.0 >= FUSE_MARGIN
+    fusion = FrameFusion(min_frames=3)
+    for k in range(6):
+        frame = _two_leaning("9C", 7.0, "2C", 5.0)
+        fusion.push(_ruled(frame, "9C", "9S", "9H", "9D") if k in (1, 4) else frame)
+    final = fusion.decide(final=True)
+    assert final.card == "2C"
+
+
+def test_a_card_left_possible_still_needs_the_margin_over_its_rivals() -> None:
+    """The same, but 2C leads the cards still possible by a third of the
+    margin in all: unsure, and the reason names the ruled-out leader."""
+    fusion = FrameFusion(min_frames=3)
+    for k in range(6):
+        frame = _two_leaning("9C", 7.0, "2C", FUSE_MARGIN / 18)
+        fusion.push(_ruled(frame, "9C") if k in (1, 4) else frame)
+    final = fusion.decide(final=True)
+    assert final.card is None
+    assert final.reason.startswith("the card's pips rule out: 9C")
+
+
+def test_with_one_card_left_possible_the_index_must_still_lead_for_it() -> None:
+    """Bodies that rule out all but AS (an ace's sure pip, generic mode)
+    while the index leans to QS: with no rival left, AS would lead by
+    nothing; it is not named (a court with a big central sign could show such
+    a pip), and neither is QS."""
+    fusion = FrameFusion(min_frames=3)
+    others = [c for c in CARD_CODES if c != "AS"]
+    for k in range(6):
+        frame = _two_leaning("QS", FUSE_MARGIN, "AS", FUSE_MARGIN / 2)
+        fusion.push(_ruled(frame, *others) if k in (1, 4) else frame)
+    assert fusion.decide(final=True).card is None
+
+
 def test_one_frames_body_alone_vetoes_nothing() -> None:
     fusion = FrameFusion(min_frames=3)
     for k in range(6):
