@@ -551,15 +551,17 @@ def rule_out_by_layout(
     body: BodyReading, layouts: Mapping[str, Sequence[tuple[float, float]]]
 ) -> BodyReading:
     """``body`` with every number card of the deck whose calibrated layout
-    (``layouts``) cannot hold the array seen vetoed (``BodyReading.vetoes``:
-    no evidence moves, two frames are needed).  A 5's middle pip is in no
-    6's or 8's layout, a 6's middle row in no 9's or 10's: the ranks an
-    array's count leaves open, its places close."""
+    (``layouts``) cannot hold the array seen ruled out of its evidence
+    (``RULED_OUT``, as an array rules out the ranks with fewer pips).  A
+    5's middle pip is in no 6's or 8's layout, a 6's middle row in no 9's or
+    10's: the ranks an array's count leaves open, its places close."""
     if body.kind != "array" or not layouts:
         return body
-    vetoed = frozenset(c for c, places in layouts.items()
-                       if not holds_layout(places, body.candidates))
-    return replace(body, vetoes=body.vetoes | vetoed) if vetoed else body
+    ruled = np.array([c in layouts and not holds_layout(layouts[c], body.candidates)
+                      for c in CARD_CODES])
+    if not ruled.any():
+        return body
+    return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence))
 
 
 def rule_out_pip_cards(

@@ -20,6 +20,7 @@ from vision.pips import (
     BODY_H,
     BODY_W,
     PIPS_OF_RANK,
+    RULED_OUT,
     BodyReading,
     Pip,
     holds_layout,
@@ -62,12 +63,16 @@ def test_a_pip_where_the_card_prints_none_rules_the_card_out() -> None:
     assert not holds_layout(SIX, _pips(SEVEN))  # a 7's odd pip
 
 
-def test_an_array_vetoes_the_cards_whose_layout_cannot_hold_it() -> None:
+def _ruled(body: BodyReading) -> set[str]:
+    return {c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v == RULED_OUT}
+
+
+def test_an_array_rules_out_the_cards_whose_layout_cannot_hold_it() -> None:
     layouts = {"5S": FIVE, "6S": SIX, "7S": SEVEN, "8S": EIGHT}
-    body = rule_out_by_layout(_array(SIX), layouts)
-    assert body.vetoes == {"5S"}
-    assert rule_out_by_layout(_array(FIVE), layouts).vetoes == {"6S", "7S", "8S"}
-    # a body with no array vetoes nothing by layout
+    assert _ruled(rule_out_by_layout(_array(SIX), layouts)) == {"5S"}
+    assert _ruled(rule_out_by_layout(_array(FIVE), layouts)) == {"6S", "7S", "8S"}
+    # cards with no layout known, and a body with no array, rule out nothing
+    assert _ruled(rule_out_by_layout(_array(SIX), {"6S": SIX})) == set()
     two = BodyReading(0, "S", np.zeros(len(CARD_CODES)), kind="two")
     assert rule_out_by_layout(two, layouts) is two
 

@@ -118,7 +118,7 @@ def test_the_lead_is_over_the_cards_the_bodies_left_possible() -> None:
     two's pair): 2C leads every card still possible by 6 x 5 nats, over the
     margin, and is named.  The old rule, the lead over every card, left it
     unsure (9C led)."""
-    assert 6 * 5.0 >= FUSE_MARGIN
+    assert FUSE_MARGIN <= 6 * 5.0
     fusion = FrameFusion(min_frames=3)
     for k in range(6):
         frame = _two_leaning("9C", 7.0, "2C", 5.0)
