@@ -533,6 +533,35 @@ TYPEFACE11_HELD_OUT = (
     "font:cwTeXHeiBold",                   # fonts-cwtex-heib
 )
 
+#: Twelfth typeface held-out group (the seventeenth), made on 2026-12-05 at the
+#: end of the twenty-second pass, after the sixteenth group's read and before
+#: any change of the next pass, so that it has an unread group from its
+#: start.  Eight faces from eight Debian packages installed that day, chosen
+#: by name, package and one sheet of their index labels only (to see a
+#: face's kind), none trained on nor read, none a clone or a cousin of a
+#: trained or read face (passed over: Bajaderka, a script, and Summersby,
+#: whose "10" and "2" stand taller than its other digits; C-64, drawn in
+#: scan lines; Smiley Sans, oblique only; UKIJ Qara and Gargi, like Arial;
+#: UKIJ Esliye and Tuz Basma, like Times; Loma, Sawasdee and the other Thai
+#: TLWG faces, one of them is enough; LXGW WenKai, Klee One's Latin; Motoya
+#: L Cedar and MMCedar, cousins of the read Motoya L Maru).  A text serif
+#: (Kinnari bold), a monospaced sans (D2Coding), a geometric display sans
+#: with a small "k" for K (Radis Sans), a condensed Didone (Solide Mirage),
+#: a heavy sign-painter's face (Apropal), a rounded sans (RocknRoll One), a
+#: Japanese sans (Konatu) and a Slavonic display face (Triod Postnaja).
+#: READ ONCE, at the end of a pass (``--typefaces12``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE12_HELD_OUT = (
+    "font:Kinnari/bold",                   # fonts-tlwg-kinnari-ttf
+    "font:D2Coding",                       # fonts-naver-d2coding
+    "font:Radis Sans",                     # fonts-radisnoir
+    "font:Solide Mirage",                  # fonts-solide-mirage
+    "font:Apropal",                        # fonts-apropal
+    "font:RocknRoll One",                  # fonts-rocknroll
+    "font:Konatu",                         # fonts-konatu
+    "font:TriodPostnaja",                  # fonts-triod-postnaja
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -704,6 +733,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces9": TYPEFACE9_HELD_OUT,
     "--typefaces10": TYPEFACE10_HELD_OUT,
     "--typefaces11": TYPEFACE11_HELD_OUT,
+    "--typefaces12": TYPEFACE12_HELD_OUT,
 }
 
 
@@ -749,6 +779,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "first change); stops with the apt-get line if a font is missing"),
     "--typefaces11": (TYPEFACE11_HELD_OUT, "the eleventh typeface held-out group "
                       "(TYPEFACE11_HELD_OUT, made 2026-12-05 after the fifteenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
+    "--typefaces12": (TYPEFACE12_HELD_OUT, "the twelfth typeface held-out group "
+                      "(TYPEFACE12_HELD_OUT, made 2026-12-05 after the sixteenth group's "
                       "read); stops with the apt-get line if a font is missing"),
 }
 

@@ -176,6 +176,15 @@ FONT_PACKAGES: dict[str, str] = {
     "BM DoHyeon": "fonts-woowa-bm",
     "Oradano-mincho-GSRR": "fonts-oradano-mincho-gsrr",
     "cwTeXHeiBold": "fonts-cwtex-heib",
+    # the seventeenth held-out group (TYPEFACE12_HELD_OUT)
+    "Kinnari": "fonts-tlwg-kinnari-ttf",
+    "D2Coding": "fonts-naver-d2coding",
+    "Radis Sans": "fonts-radisnoir",
+    "Solide Mirage": "fonts-solide-mirage",
+    "Apropal": "fonts-apropal",
+    "RocknRoll One": "fonts-rocknroll",
+    "Konatu": "fonts-konatu",
+    "TriodPostnaja": "fonts-triod-postnaja",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

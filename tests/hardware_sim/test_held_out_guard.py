@@ -54,6 +54,8 @@ def _split() -> ModuleType:
     ("font:Manjari", "--typefaces10"),        # the group's Manjari is bold
     ("font:Dyuthi", "--typefaces11"),
     ("font:Klee One", "--typefaces11"),       # the group's Klee One is bold
+    ("font:Konatu", "--typefaces12"),
+    ("font:Kinnari", "--typefaces12"),        # the group's Kinnari is bold
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
