@@ -100,6 +100,14 @@ FRAME_CORRELATION = 0.42
 #: frames whose body must rule a card out for the fusion never to name it (one
 #: frame's body can be wrong, as one frame's index can)
 VETO_FRAMES = 2
+#: the lead over every card, ruled out or not, that the one card the bodies
+#: left possible needs (about 150 to 1 on the frames' whole evidence).  The
+#: bodies of two frames have ruled out every other card, so the full
+#: ``FUSE_MARGIN`` is not asked again; a lead is, because a generic ace's veto
+#: (``vision.pips.ACE_VETO``) may be tripped by a court printed with one big
+#: sign, and then the index must lean to the ace too (docs/vision.md,
+#: "Twenty-third pass")
+LONE_MARGIN = 5.0
 
 _RANK_OF = np.array([RANKS.index(c[0]) for c in CARD_CODES])
 _SUIT_OF = np.array([SUITS.index(c[1]) for c in CARD_CODES])
@@ -278,8 +286,9 @@ class FrameFusion:
         (docs/vision.md, nineteenth pass, fifth change), and it is no rival
         either: the lead a card needs is over the cards still possible
         (twenty-second pass), unless one card or none is left, which then
-        needs its lead over every card.  A 2 whose index leaned to a 9, over
-        two frames of a two's pair, is the 2 when it leads every other card."""
+        needs its lead over every card (``LONE_MARGIN`` for the one card
+        left, twenty-third pass).  A 2 whose index leaned to a 9, over two
+        frames of a two's pair, is the 2 when it leads every other card."""
         if not self.vetoes:
             return None
         ruled = np.array([self.vetoes[c] >= VETO_FRAMES for c in CARD_CODES])
@@ -295,8 +304,11 @@ class FrameFusion:
             return FusedDecision(None, 0.0, reason, (), self.frames, 0)
         ruled = self.ruled_out()
         rivals = self.total
+        needed = self.margin_nats
         if ruled is not None and int((~ruled).sum()) >= 2:
             rivals = np.where(ruled, -np.inf, self.total)
+        elif ruled is not None and int((~ruled).sum()) == 1:
+            needed = min(needed, LONE_MARGIN)
         best, lead = margin(rivals)
         card = CARD_CODES[best]
         enough = self.used >= (self.min_final if final else 1)
@@ -309,7 +321,7 @@ class FrameFusion:
             return FusedDecision(None, 0.0, f"6 or 9: frames accepted both {card} and {twin}",
                                  top_guesses(self.total), self.frames, self.used)
         possible = ruled is None or not ruled[best]
-        if enough and lead >= self.margin_nats and backed and possible:
+        if enough and lead >= needed and backed and possible:
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]

@@ -14,7 +14,7 @@ from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES
 from hardware_sim.cards.layouts import LayoutDeck
 from vision.calibrate import calibrate_images, card_glyphs
-from vision.evidence import FUSE_MARGIN, FrameFusion, reason_code
+from vision.evidence import FUSE_MARGIN, LONE_MARGIN, FrameFusion, reason_code
 from vision.index import loop_height
 from vision.recognizer import Reading, Recognizer
 
@@ -150,6 +150,36 @@ def test_with_one_card_left_possible_the_index_must_still_lead_for_it() -> None:
         frame = _two_leaning("QS", FUSE_MARGIN, "AS", FUSE_MARGIN / 2)
         fusion.push(_ruled(frame, *others) if k in (1, 4) else frame)
     assert fusion.decide(final=True).card is None
+
+
+def _nine_of_spades_alone(lead_per_frame: float) -> FrameFusion:
+    """Six frames leaning to 9S by ``lead_per_frame`` nats over every card
+    (8S next), two of whose bodies (an array of nine spades) rule out every
+    card but 9S, as UnBatang's, okolaks' and gnomangelo's 9S were read."""
+    fusion = FrameFusion(min_frames=3)
+    others = [c for c in CARD_CODES if c != "9S"]
+    for k in range(6):
+        frame = _two_leaning("9S", lead_per_frame, "8S", 0.0)
+        fusion.push(_ruled(frame, *others) if k in (1, 4) else frame)
+    return fusion
+
+
+def test_the_one_card_left_is_named_on_a_smaller_lead_over_every_card() -> None:
+    """9S leads every card by 6 x 1.5 = 9 nats, under the margin but over
+    ``LONE_MARGIN``, and two frames' bodies left it alone: it is named (the
+    old rule asked the full margin of the one card left and left it unsure)."""
+    assert LONE_MARGIN <= 6 * 1.5 < FUSE_MARGIN
+    final = _nine_of_spades_alone(1.5).decide(final=True)
+    assert final.card == "9S"
+
+
+def test_the_one_card_left_still_needs_some_lead_over_every_card() -> None:
+    """The same body, but the index gives 9S only 6 x 0.5 = 3 nats over every
+    card, under ``LONE_MARGIN``: unsure, and 9S is the first guess."""
+    assert 6 * 0.5 < LONE_MARGIN
+    final = _nine_of_spades_alone(0.5).decide(final=True)
+    assert final.card is None
+    assert final.guesses[0][0] == "9S"
 
 
 def test_one_frames_body_alone_vetoes_nothing() -> None:
