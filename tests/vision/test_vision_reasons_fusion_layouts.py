@@ -176,7 +176,7 @@ def test_the_one_card_left_is_named_on_a_smaller_lead_over_every_card() -> None:
 def test_the_one_card_left_still_needs_some_lead_over_every_card() -> None:
     """The same body, but the index gives 9S only 6 x 0.5 = 3 nats over every
     card, under ``LONE_MARGIN``: unsure, and 9S is the first guess."""
-    assert 6 * 0.5 < LONE_MARGIN
+    assert LONE_MARGIN > 6 * 0.5
     final = _nine_of_spades_alone(0.5).decide(final=True)
     assert final.card is None
     assert final.guesses[0][0] == "9S"
