@@ -1,0 +1,115 @@
+"""Empty places: a number card whose calibrated layout holds the array seen,
+but prints a pip where the frame shows clean paper, is ruled out
+(docs/vision.md, twenty-third pass).
+
+The frames are drawn here: a plain card on a green table, black round pips
+at the standard places written down by hand (as fractions of the card's
+width and height; a 9 holds a 5's four corners and its middle), so what
+each place shows is known without the reader: paper, a pip, glare over a
+pip, a finger over a pip, or the world outside the camera's picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from hardware_sim.cards import CARD_CODES
+from vision.empty_places import blank_at, paper_view, rule_out_by_empty_places
+from vision.pips import BODY_H, BODY_W, RULED_OUT, BodyReading, Pip
+
+LEFT, MID, RIGHT = 0.3, 0.5, 0.7
+TOP, UPPER, MIDDLE, LOWER, BOTTOM = 0.15, 0.383, 0.5, 0.617, 0.85
+FIVE = ((LEFT, TOP), (RIGHT, TOP), (MID, MIDDLE), (LEFT, BOTTOM), (RIGHT, BOTTOM))
+#: the four pips a 9 prints beside a 5's
+NINE_MORE = ((LEFT, UPPER), (RIGHT, UPPER), (LEFT, LOWER), (RIGHT, LOWER))
+NINE = (*FIVE, *NINE_MORE)
+LAYOUTS = {"5S": FIVE, "9S": NINE}
+#: the card in the frame: 200 x 300 px, its top-left corner at (220, 90)
+CARD = (220, 90, 420, 390)
+#: a pip's diameter in frame px (24: 12 body px, as a common design's pips)
+PIP = 24
+PAPER, INK = (225, 228, 230), (25, 25, 25)
+TABLE, SKIN = (40, 90, 40), (120, 150, 205)
+
+
+def _quad(card: tuple[int, int, int, int] = CARD) -> npt.NDArray[np.float32]:
+    x0, y0, x1, y1 = card
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def _at(place: tuple[float, float], card: tuple[int, int, int, int] = CARD) -> tuple[int, int]:
+    x0, y0, x1, y1 = card
+    return int(x0 + place[0] * (x1 - x0)), int(y0 + place[1] * (y1 - y0))
+
+
+def _frame(pips: tuple[tuple[float, float], ...],
+           card: tuple[int, int, int, int] = CARD) -> npt.NDArray[np.uint8]:
+    frame = np.full((480, 640, 3), TABLE, np.uint8)
+    cv2.rectangle(frame, card[:2], card[2:], PAPER, -1)
+    for place in pips:
+        cv2.circle(frame, _at(place, card), PIP // 2, INK, -1)
+    return frame
+
+
+def _array(places: tuple[tuple[float, float], ...]) -> BodyReading:
+    pips = tuple(Pip(x * BODY_W, y * BODY_H, 110, np.zeros(5), size=PIP // 2)
+                 for x, y in places)
+    return BodyReading(len(places), "S", np.zeros(len(CARD_CODES)), pips, "array")
+
+
+def _ruled(frame: npt.NDArray[np.uint8], card: tuple[int, int, int, int] = CARD) -> set[str]:
+    out = rule_out_by_empty_places(_array(FIVE), LAYOUTS, lambda: paper_view(frame, _quad(card)))
+    return {c for c, v in zip(CARD_CODES, out.evidence, strict=True) if v == RULED_OUT}
+
+
+def test_a_five_rules_out_the_nine_whose_other_places_are_paper() -> None:
+    """A 5 seen whole: the 9's layout holds its pips, but the 9's four other
+    places are clean paper, so the 9 is ruled out; the 5 is not."""
+    assert _ruled(_frame(FIVE)) == {"9S"}
+
+
+def test_a_pip_place_is_paper_only_where_no_ink_is() -> None:
+    view = paper_view(_frame(FIVE), _quad())
+    assert view is not None
+    size = PIP / 2
+    assert not blank_at(view, MID * BODY_W, MIDDLE * BODY_H, size)
+    assert blank_at(view, LEFT * BODY_W, UPPER * BODY_H, size)
+
+
+def test_a_nine_with_pips_under_glare_is_not_ruled_out() -> None:
+    """A 9 whose four other pips glare has washed out (saturated white, as a
+    lamp's reflection): its body shows a 5's array, and the 9 stays possible."""
+    frame = _frame(NINE)
+    for place in NINE_MORE:
+        cv2.circle(frame, _at(place), PIP, (255, 255, 255), -1)
+    assert _ruled(frame) == set()
+
+
+def test_a_nine_with_pips_under_a_finger_is_not_ruled_out() -> None:
+    """A 9 whose four other pips a finger covers (skin, darker than paper):
+    the 9 stays possible."""
+    frame = _frame(NINE)
+    x0, y0 = _at((0.1, UPPER - 0.08))
+    x1, y1 = _at((0.9, LOWER + 0.08))
+    cv2.rectangle(frame, (x0, y0), (x1, y1), SKIN, -1)
+    cv2.circle(frame, _at((MID, MIDDLE)), PIP // 2, INK, -1)
+    assert _ruled(frame) == set()
+
+
+def test_places_outside_the_camera_picture_say_nothing() -> None:
+    """A card lying half off the picture's left edge (the body there is the
+    picture's edge drawn out, paper-coloured, by the warp): the 9's left
+    places are outside and never paper; with its right places under a
+    finger, nothing is left to look at and the 9 stays possible."""
+    half_off = (-100, 90, 100, 390)
+    frame = _frame(FIVE, half_off)
+    view = paper_view(frame, _quad(half_off))
+    assert view is not None
+    assert not blank_at(view, LEFT * BODY_W, UPPER * BODY_H, PIP / 2)
+    assert blank_at(view, RIGHT * BODY_W, UPPER * BODY_H, PIP / 2)
+    x0, y0 = _at((RIGHT - 0.15, UPPER - 0.08), half_off)
+    x1, y1 = _at((RIGHT + 0.15, LOWER + 0.08), half_off)
+    cv2.rectangle(frame, (x0, y0), (x1, y1), SKIN, -1)
+    assert _ruled(frame, half_off) == set()
