@@ -181,10 +181,16 @@ class BodyReading:
 SILENT = BodyReading(0, "", np.zeros(len(CARD_CODES)))
 
 
+def body_transform(quad: Quad) -> npt.NDArray[np.float64]:
+    """The map from body px to frame px of the card outlined by ``quad``."""
+    h = cv2.getPerspectiveTransform(_CANON, np.asarray(quad, np.float32).reshape(4, 2))
+    out: npt.NDArray[np.float64] = h.astype(np.float64) @ _SCALED
+    return out
+
+
 def body_image(frame: npt.NDArray[np.uint8], quad: Quad) -> npt.NDArray[np.uint8]:
     """The card upright, ``BODY_W`` x ``BODY_H``, from a BGR or BGRA frame."""
-    h = cv2.getPerspectiveTransform(_CANON, np.asarray(quad, np.float32).reshape(4, 2))
-    m = h.astype(np.float64) @ _SCALED
+    m = body_transform(quad)
     out = cv2.warpPerspective(frame, m, (BODY_W, BODY_H),
                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
@@ -537,14 +543,27 @@ def holds_layout(layout: Sequence[tuple[float, float]], pips: Sequence[_Placed])
     """Whether every pip seen lies where ``layout`` (a card's clean pips, as
     :func:`layout_of` gives them) has one, either way up: glare and fingers
     take pips away but never add one where the card prints none."""
+    return bool(unfilled_places(layout, pips))
+
+
+def unfilled_places(
+    layout: Sequence[tuple[float, float]], pips: Sequence[_Placed]
+) -> list[list[tuple[float, float]]]:
+    """For each way up in which ``layout`` holds every pip seen, the places
+    (body px, as the frame shows the body) where it prints a pip none of
+    ``pips`` lies on; [] when it holds them neither way up."""
     tol = LAYOUT_TOLERANCE * BODY_W
     places = [(x * BODY_W, y * BODY_H) for x, y in layout]
+    out = []
     for turned in (False, True):
         seen = [(BODY_W - p.x, BODY_H - p.y) if turned else (p.x, p.y) for p in pips]
-        if all(any(abs(x - a) <= tol and abs(y - b) <= tol for a, b in places)
-               for x, y in seen):
-            return True
-    return False
+        if not all(any(abs(x - a) <= tol and abs(y - b) <= tol for a, b in places)
+                   for x, y in seen):
+            continue
+        empty = [(a, b) for a, b in places
+                 if not any(abs(x - a) <= tol and abs(y - b) <= tol for x, y in seen)]
+        out.append([(BODY_W - a, BODY_H - b) if turned else (a, b) for a, b in empty])
+    return out
 
 
 def rule_out_by_layout(

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from vision.cards import CARD_CODES, FOREIGN, SUITS
 from vision.detect import Quad, find_card
+from vision.empty_places import paper_view, rule_out_by_empty_places
 from vision.evidence import ACCEPT_BONUS, corner_evidence, reason_code, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import (
@@ -530,6 +531,8 @@ class Recognizer:
                 body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
                                           self.profile.picture_cards)
                 body = rule_out_by_layout(body, self.profile.layouts)
+                body = rule_out_by_empty_places(body, self.profile.layouts,
+                                                lambda: paper_view(src, quad))
             reading = with_body(reading, body)
         if reading.card is None:
             return reading

@@ -1,0 +1,144 @@
+"""Where a deck's calibrated layout prints a pip that the frame shows as
+clean paper (profile mode).
+
+Layouts as evidence (``vision.pips.rule_out_by_layout``) rule out the number
+cards whose layout cannot hold the array seen.  They cannot rule out a card
+with more pips whose layout holds it (a 9 holds a 5's four corners and its
+middle): glare and fingers take pips away, so fewer pips than a card prints
+say nothing by their count.  Where that card would print its other pips,
+though, the frame may show what is there: clean paper, inside the camera's
+picture, with no ink and no glare, is no hidden pip.  A glare spot is too
+bright, a finger or a shadow is darker than paper, and a place outside the
+picture is not looked at, so only paper that is plainly there speaks.  On
+development data (902 arrays of hard frames) no card was ruled out by its
+own layout so, and a card with more pips was in 58 % of the frames
+(docs/vision.md, "Twenty-third pass").
+
+Pure: a frame and numbers in, numbers out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import CARD_CODES
+from vision.detect import Quad
+from vision.index import flatten, ink_levels
+from vision.pips import (
+    _PAPER_KERNEL,
+    BODY_H,
+    BODY_W,
+    PIPS_OF_RANK,
+    RULED_OUT,
+    BodyReading,
+    body_image,
+    body_transform,
+    unfilled_places,
+)
+
+#: the window looked at, per place: this share of the array's median pip
+#: size on each side of the place's centre
+WINDOW = 0.6
+#: the most of the window that may be ink for it to be paper
+MOST_INK = 0.02
+#: the window's darkest pixel must be above paper - this share of the
+#: paper-to-ink contrast (no stroke, however thin, crosses it)
+FAINTEST_MARK = 0.35
+#: a window with a pixel this bright (least of B, G, R) may be glare over a pip
+GLARE = 250
+#: a window whose darkest channel averages under this share of the body's
+#: paper (its 90th percentile) is not paper: a finger or a shadow, which the
+#: flattening (a closing wider than a pip) would take for paper when wide
+DIMMEST_PAPER = 0.85
+#: the body's edge (px): a window touching it is not looked at
+EDGE = 3
+
+
+@dataclass(frozen=True)
+class PaperView:
+    """The body of one frame as :func:`blank_at` looks at it."""
+
+    #: darkest channel, divided by the paper's local brightness (paper 255)
+    flat: npt.NDArray[np.uint8]
+    #: darkest channel as the camera gave it (glare is near its top)
+    raw: npt.NDArray[np.uint8]
+    #: which body pixels come from inside the camera's picture
+    inside: npt.NDArray[np.bool_]
+    paper: float
+    contrast: float
+    threshold: float
+    #: the paper's level in ``raw``
+    raw_paper: float
+
+
+def paper_view(frame: npt.NDArray[np.uint8], quad: Quad) -> PaperView | None:
+    """The body of the card outlined by ``quad`` in ``frame`` (BGR or BGRA),
+    ready for :func:`blank_at`; None when it shows no clear ink and paper."""
+    body = body_image(frame, quad)
+    b, g, r = cv2.split(body)[:3]
+    raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+    flat = flatten(raw, _PAPER_KERNEL)
+    levels = ink_levels(flat, 0.90)
+    if levels is None:
+        return None
+    paper, dark, threshold = levels
+    ones = np.ones(frame.shape[:2], np.uint8)
+    inside = cv2.warpPerspective(ones, body_transform(quad), (BODY_W, BODY_H),
+                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    raw_paper = float(np.percentile(raw, 90))
+    return PaperView(flat, raw, inside, paper, paper - dark, threshold, raw_paper)
+
+
+def blank_at(view: PaperView, x: float, y: float, size: float) -> bool:
+    """Whether the window of a pip of ``size`` px centred on ``(x, y)`` (body
+    px) is plainly clean paper: inside the picture and the body, no glare, no
+    ink."""
+    half = max(3, int(WINDOW * size))
+    x0, x1, y0, y1 = int(x - half), int(x + half + 1), int(y - half), int(y + half + 1)
+    if x0 < EDGE or y0 < EDGE or x1 > BODY_W - EDGE or y1 > BODY_H - EDGE:
+        return False
+    if not view.inside[y0:y1, x0:x1].all():
+        return False
+    raw = view.raw[y0:y1, x0:x1]
+    if int(raw.max()) >= GLARE or float(raw.mean()) < DIMMEST_PAPER * view.raw_paper:
+        return False
+    window = view.flat[y0:y1, x0:x1]
+    ink = float(np.mean(window < view.threshold))
+    return ink <= MOST_INK and float(window.min()) >= view.paper - FAINTEST_MARK * view.contrast
+
+
+def rule_out_by_empty_places(
+    body: BodyReading, layouts: Mapping[str, Sequence[tuple[float, float]]],
+    look: Callable[[], PaperView | None],
+) -> BodyReading:
+    """``body`` with every number card of the deck that prints more pips than
+    were seen ruled out of its evidence (``RULED_OUT``) when, in every way up
+    its calibrated layout holds the array, some place of the layout with no
+    pip seen is clean paper (:func:`blank_at`; ``look`` gives the frame's
+    :class:`PaperView`, asked only when some card has such places)."""
+    if body.kind != "array" or not layouts or not body.candidates:
+        return body
+    size = float(np.median([p.size for p in body.candidates]))
+    ruled = np.zeros(len(CARD_CODES), bool)
+    view: PaperView | None = None
+    for i, code in enumerate(CARD_CODES):
+        if code not in layouts or body.evidence[i] <= RULED_OUT:
+            continue
+        if PIPS_OF_RANK.get(code[0], 0) <= body.pips:
+            continue
+        ways = unfilled_places(layouts[code], body.candidates)
+        if not ways:
+            continue
+        view = view or look()
+        if view is None:
+            return body
+        ruled[i] = all(any(blank_at(view, x, y, size) for x, y in places) for places in ways)
+    if not ruled.any():
+        return body
+    return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence))
