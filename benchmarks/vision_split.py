@@ -562,6 +562,34 @@ TYPEFACE12_HELD_OUT = (
     "font:TriodPostnaja",                  # fonts-triod-postnaja
 )
 
+#: Thirteenth typeface held-out group (the eighteenth), made on 2026-12-05 at
+#: the end of the twenty-third pass, after the seventeenth group's read and
+#: before any change of the next pass, so that it has an unread group from
+#: its start.  Eight faces from eight Debian packages installed that day,
+#: chosen by name, package and one sheet of their index labels only (to see
+#: a face's kind), none trained on nor read, none a clone or a cousin of a
+#: trained or read face (passed over: Averia GWF, Gentium, Cabin Sketch,
+#: Monoid, Andika and Inter, kin of trained or read faces; Gamaliel, a second
+#: blackletter; Joscelyn, whose swash "A" and "Q" no deck prints; DotGothic16,
+#: drawn in pixels; Kristi, no upright regular face; Fust & Schoeffer, which
+#: names a foundry and drew no face of its own).  A square geometric sans
+#: (Millimetre), a blackletter (Blankenburg), an old-style serif whose
+#: figures stand at x-height (Campania), a handwriting (DKG Handwriting), a
+#: face built of sticks (Stick), a marker face (Yusei Magic), an upright
+#: script (Havana) and a heavy brush display (Reggae One).
+#: READ ONCE, at the end of a pass (``--typefaces13``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE13_HELD_OUT = (
+    "font:Millimetre",                     # fonts-millimetre
+    "font:Blankenburg_UNZ1A",              # fonts-blankenburg
+    "font:Campania",                       # fonts-campania
+    "font:DkgHandwriting",                 # fonts-dkg-handwriting
+    "font:Stick",                          # fonts-stick
+    "font:Yusei Magic",                    # fonts-yusei-magic
+    "font:Havana",                         # fonts-havana
+    "font:Reggae One",                     # fonts-reggae
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -734,6 +762,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces10": TYPEFACE10_HELD_OUT,
     "--typefaces11": TYPEFACE11_HELD_OUT,
     "--typefaces12": TYPEFACE12_HELD_OUT,
+    "--typefaces13": TYPEFACE13_HELD_OUT,
 }
 
 
@@ -782,6 +811,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read); stops with the apt-get line if a font is missing"),
     "--typefaces12": (TYPEFACE12_HELD_OUT, "the twelfth typeface held-out group "
                       "(TYPEFACE12_HELD_OUT, made 2026-12-05 after the sixteenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
+    "--typefaces13": (TYPEFACE13_HELD_OUT, "the thirteenth typeface held-out group "
+                      "(TYPEFACE13_HELD_OUT, made 2026-12-05 after the seventeenth group's "
                       "read); stops with the apt-get line if a font is missing"),
 }
 

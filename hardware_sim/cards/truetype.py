@@ -185,6 +185,15 @@ FONT_PACKAGES: dict[str, str] = {
     "RocknRoll One": "fonts-rocknroll",
     "Konatu": "fonts-konatu",
     "TriodPostnaja": "fonts-triod-postnaja",
+    # the eighteenth held-out group (TYPEFACE13_HELD_OUT)
+    "Millimetre": "fonts-millimetre",
+    "Blankenburg_UNZ1A": "fonts-blankenburg",
+    "Campania": "fonts-campania",
+    "DkgHandwriting": "fonts-dkg-handwriting",
+    "Stick": "fonts-stick",
+    "Yusei Magic": "fonts-yusei-magic",
+    "Havana": "fonts-havana",
+    "Reggae One": "fonts-reggae",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

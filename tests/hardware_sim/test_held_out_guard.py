@@ -56,6 +56,8 @@ def _split() -> ModuleType:
     ("font:Klee One", "--typefaces11"),       # the group's Klee One is bold
     ("font:Konatu", "--typefaces12"),
     ("font:Kinnari", "--typefaces12"),        # the group's Kinnari is bold
+    ("font:Havana", "--typefaces13"),
+    ("font:Stick", "--typefaces13"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
