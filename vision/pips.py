@@ -160,7 +160,8 @@ class BodyReading:
     #: every candidate looked at, for benchmarks and tests
     candidates: tuple[Pip, ...] = ()
     #: what was seen: "array" (a number card's pips), "ace" (one big pip),
-    #: "two" (a pair of pips on the long axis), "" (nothing it can use);
+    #: "two" (a pair of pips on the long axis), "three" (a three's middle
+    #: pip and an end one, ``three_by_its_axis``), "" (nothing it can use);
     #: "mark" once a deck's profile has ruled by ``lone_mark`` alone
     kind: str = ""
     #: the size (px) of the body's only mark when it lies in the card's middle
@@ -465,6 +466,36 @@ def pip_pair(pips: Sequence[Pip], classes: str, colour_fits: ColourCheck) -> str
     return suits.pop() if len(suits) == 1 else None
 
 
+#: a three's end pip lies at least this share of the card's length from its
+#: middle one (a 3's top pip stands at 0.15-0.2 of the length, 0.3-0.35 from
+#: the middle; a 7's, an 8's and a 10's axis pips, nearer, are not the pair)
+THREE_REACH = 0.25
+
+
+def three_by_its_axis(
+    blobs: Sequence[Blob], pips: Sequence[Pip], classes: str, colour_fits: ColourCheck,
+) -> str | None:
+    """A three's suit from two of its pips: every mark on the card's long
+    axis, two sure pips of one suit and size, one in the middle and one
+    ``THREE_REACH`` from it.  Only a 3 prints so (a 2 has no middle pip, a
+    5's and a 9's middle pip stands alone on the axis); glare that pales its
+    third pip leaves it so.  None if the body is not that."""
+    if not 2 <= len(blobs) <= 3 or not all(map(on_the_axis, blobs)):
+        return None
+    middle = [p for b, p in zip(blobs, pips, strict=True) if b.middle]
+    ends = [p for b, p in zip(blobs, pips, strict=True)
+            if abs(b.y - BODY_H / 2) >= THREE_REACH * BODY_H]
+    for m in middle:
+        for e in ends:
+            if not 1 / AREA_SPREAD <= m.area / max(e.area, 1) <= AREA_SPREAD:
+                continue
+            suits = _sure_suits(m, classes) & _sure_suits(e, classes)
+            suits = {s for s in suits if colour_fits(_mean_colour((m, e)), s)}
+            if len(suits) == 1:
+                return suits.pop()
+    return None
+
+
 def read_body(
     frame: npt.NDArray[np.uint8], quad: Quad, index_boxes: Sequence[CardBox],
     model: GlyphModel, colour_fits: ColourCheck,
@@ -501,6 +532,12 @@ def read_body(
         if two is not None:
             return BodyReading(0, two, suit_evidence(two), tuple(pips), "two",
                                vetoes=PAIR_VETO)
+    if 2 <= len(blobs) <= 3 and all(map(on_the_axis, blobs)):
+        pips = classify(blobs, model)
+        axis_suit = three_by_its_axis(blobs, pips, classes, colour_fits)
+        if axis_suit is not None:
+            return BodyReading(0, axis_suit, suit_evidence(axis_suit), tuple(pips), "three",
+                               vetoes=THREE_VETO)
     return replace(SILENT, lone_mark=lone) if lone else SILENT
 
 
