@@ -1,5 +1,6 @@
 """Where a deck's calibrated layout prints a pip that the frame shows as
-clean paper (profile mode).
+clean paper (profile mode), and where a 3 would print its middle pip between
+a two's pair (both modes).
 
 Layouts as evidence (``vision.pips.rule_out_by_layout``) rule out the number
 cards whose layout cannot hold the array seen.  They cannot rule out a card
@@ -142,3 +143,31 @@ def rule_out_by_empty_places(
     if not ruled.any():
         return body
     return replace(body, evidence=np.where(ruled, RULED_OUT, body.evidence))
+
+
+#: the 3s, which a two's pair cannot tell from a 2 by its pips alone
+_THREES = np.array([code[0] == "3" for code in CARD_CODES])
+
+
+def rule_out_three_by_empty_middle(
+    body: BodyReading, look: Callable[[], PaperView | None],
+) -> BodyReading:
+    """``body`` with the 3s ruled out of its evidence (``RULED_OUT``) when it
+    is a two's pair (``kind == "two"``) and the place between its two pips,
+    where a 3 prints its third, is clean paper (:func:`blank_at`).
+
+    A pair cannot tell a 2 from a 3 whose middle pip glare or a finger took
+    (``PAIR_VETO`` keeps both); paper plainly there can, and it needs no
+    profile: a 3's pips are each other's half turns about the card's centre,
+    so its middle pip lies halfway between the end ones in every deck.  On
+    development data no 3 read as a pair showed its middle so, and 2s did
+    in about two frames of five (docs/vision.md, twenty-fourth pass)."""
+    if body.kind != "two" or len(body.candidates) != 2:
+        return body
+    first, second = body.candidates
+    view = look()
+    size = float(np.median([first.size, second.size]))
+    if view is None or not blank_at(view, (first.x + second.x) / 2,
+                                    (first.y + second.y) / 2, size):
+        return body
+    return replace(body, evidence=np.where(_THREES, RULED_OUT, body.evidence))

@@ -20,7 +20,11 @@ import numpy.typing as npt
 
 from vision.cards import CARD_CODES, FOREIGN, SUITS
 from vision.detect import Quad, find_card
-from vision.empty_places import paper_view, rule_out_by_empty_places
+from vision.empty_places import (
+    paper_view,
+    rule_out_by_empty_places,
+    rule_out_three_by_empty_middle,
+)
 from vision.evidence import ACCEPT_BONUS, corner_evidence, reason_code, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import (
@@ -527,6 +531,7 @@ class Recognizer:
         if self.body and reading.evidence is not None and ordinary:
             boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
             body = read_body(src, quad, boxes, self.model, self._ink_fits)
+            body = rule_out_three_by_empty_middle(body, lambda: paper_view(src, quad))
             if self.profile is not None:
                 body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
                                           self.profile.picture_cards)
