@@ -590,6 +590,38 @@ TYPEFACE13_HELD_OUT = (
     "font:Reggae One",                     # fonts-reggae
 )
 
+#: Fourteenth typeface held-out group (the nineteenth), made on 2026-12-05 in
+#: the twenty-fourth pass, before the eighteenth group's read, so that the
+#: next pass has an unread group from its start.  Eight faces from seven
+#: Debian packages installed that day, chosen by name, package and one sheet
+#: of their index labels only (to see a face's kind and that its letters are
+#: its own), none trained on nor read, none a clone or a cousin of a trained
+#: or read face (passed over: GFS Olga, Gazis and Solomos, RichStyle,
+#: Euterpe and the ldco faces, whose letters fall back to another font;
+#: Rampart One, kin of Reggae One and RocknRoll One; Komatuna, Konatu's;
+#: LexiSaebom, Lexi's; Shimenkan, Charis's; Tagmukay and Sahadeva, Times';
+#: Mingzat, Andika's; Aoyagi Soseki and Aoyagi Kouzan T, whose Latin is
+#: Kouzan's; Glass TTY, drawn in scan lines; Great Vibes, whose script
+#: capitals no deck prints; Time Roman and Cyrvetica, clones; Mona, whose
+#: Latin may be M+'s).  A plain monospaced sans with a slashed zero
+#: (Crystal), a high-contrast Greek display serif (GFS Theokritos), a
+#: seventeenth-century old-style serif (IM FELL DW Pica), a Japanese brush
+#: hand (Kouzan), a fourteen-segment display face (DSEG14 Classic), a
+#: distressed serif (Jekyll), an art-nouveau sans (Larkspur, Jekyll's
+#: package) and a light geometric sans (Aegean).
+#: READ ONCE, at the end of a pass (``--typefaces14``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE14_HELD_OUT = (
+    "font:Crystal",                        # fonts-povray
+    "font:GFS Theokritos",                 # fonts-gfs-theokritos
+    "font:IM FELL DW Pica",                # fonts-cegui
+    "font:KouzanBrushFont",                # fonts-kouzan-mouhitsu
+    "font:DSEG14 Classic",                 # fonts-dseg
+    "font:Jekyll BRK",                     # fonts-aenigma
+    "font:Larkspur BRK",                   # fonts-aenigma
+    "font:Aegean",                         # fonts-ancient-scripts
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -763,6 +795,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces11": TYPEFACE11_HELD_OUT,
     "--typefaces12": TYPEFACE12_HELD_OUT,
     "--typefaces13": TYPEFACE13_HELD_OUT,
+    "--typefaces14": TYPEFACE14_HELD_OUT,
 }
 
 
@@ -814,6 +847,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read); stops with the apt-get line if a font is missing"),
     "--typefaces13": (TYPEFACE13_HELD_OUT, "the thirteenth typeface held-out group "
                       "(TYPEFACE13_HELD_OUT, made 2026-12-05 after the seventeenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
+    "--typefaces14": (TYPEFACE14_HELD_OUT, "the fourteenth typeface held-out group "
+                      "(TYPEFACE14_HELD_OUT, made 2026-12-05 before the eighteenth group's "
                       "read); stops with the apt-get line if a font is missing"),
 }
 

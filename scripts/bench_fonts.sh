@@ -30,8 +30,9 @@
 # (TYPEFACE8_HELD_OUT, `--typefaces8`), the fourteenth's (TYPEFACE9_HELD_OUT,
 # `--typefaces9`), the fifteenth's (TYPEFACE10_HELD_OUT, `--typefaces10`), the
 # sixteenth's (TYPEFACE11_HELD_OUT, `--typefaces11`), the seventeenth's
-# (TYPEFACE12_HELD_OUT, `--typefaces12`) and the eighteenth's
-# (TYPEFACE13_HELD_OUT, `--typefaces13`).
+# (TYPEFACE12_HELD_OUT, `--typefaces12`), the eighteenth's
+# (TYPEFACE13_HELD_OUT, `--typefaces13`) and the nineteenth's
+# (TYPEFACE14_HELD_OUT, `--typefaces14`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +45,7 @@ missing=()
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 # family (as fc-list names it) and its package: training faces, FONT_STRESS, then
 # the sixth to tenth held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT,
-# TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT, TYPEFACE5_HELD_OUT, TYPEFACE6_HELD_OUT, TYPEFACE7_HELD_OUT, TYPEFACE8_HELD_OUT, TYPEFACE9_HELD_OUT, TYPEFACE10_HELD_OUT, TYPEFACE11_HELD_OUT, TYPEFACE12_HELD_OUT, TYPEFACE13_HELD_OUT)
+# TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT, TYPEFACE5_HELD_OUT, TYPEFACE6_HELD_OUT, TYPEFACE7_HELD_OUT, TYPEFACE8_HELD_OUT, TYPEFACE9_HELD_OUT, TYPEFACE10_HELD_OUT, TYPEFACE11_HELD_OUT, TYPEFACE12_HELD_OUT, TYPEFACE13_HELD_OUT, TYPEFACE14_HELD_OUT)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -104,7 +105,11 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "TriodPostnaja:fonts-triod-postnaja" \
         "Millimetre:fonts-millimetre" "Blankenburg_UNZ1A:fonts-blankenburg" \
         "Campania:fonts-campania" "DkgHandwriting:fonts-dkg-handwriting" "Stick:fonts-stick" \
-        "Yusei Magic:fonts-yusei-magic" "Havana:fonts-havana" "Reggae One:fonts-reggae"; do
+        "Yusei Magic:fonts-yusei-magic" "Havana:fonts-havana" "Reggae One:fonts-reggae" \
+        "Crystal:fonts-povray" "GFS Theokritos:fonts-gfs-theokritos" \
+        "IM FELL DW Pica:fonts-cegui" "KouzanBrushFont:fonts-kouzan-mouhitsu" \
+        "DSEG14 Classic:fonts-dseg" "Jekyll BRK:fonts-aenigma" "Larkspur BRK:fonts-aenigma" \
+        "Aegean:fonts-ancient-scripts"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

@@ -58,6 +58,8 @@ def _split() -> ModuleType:
     ("font:Kinnari", "--typefaces12"),        # the group's Kinnari is bold
     ("font:Havana", "--typefaces13"),
     ("font:Stick", "--typefaces13"),
+    ("font:Aegean", "--typefaces14"),
+    ("font:Jekyll BRK", "--typefaces14"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
