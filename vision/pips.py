@@ -117,7 +117,7 @@ THREE_VETO = frozenset(c for c in CARD_CODES if c[0] != "3")
 #: of pips.  A layout that is its own half turn prints a middle pip only with
 #: an odd count: that pip is its own twin and the rest pair off.  The even
 #: cards' layouts are (a 7's is not, nor some decks' 9s, whose odd pip stands
-#: above the middle: bellot, rheinland).  On development data's hard frames
+#: above the middle, as bellot's).  On development data's hard frames
 #: none of 1,170 arrays of 4s to 10s showed one (docs/vision.md,
 #: twenty-fourth pass).
 MIDDLE_VETO = frozenset(c for c in CARD_CODES if c[0] in "2468T")
