@@ -385,14 +385,29 @@ def _same_size(items: Sequence[_P]) -> list[_P]:
     return [p for p in small if median / AREA_SPREAD <= p.area <= median * AREA_SPREAD]
 
 
+def _twinned(pips: Sequence[_P]) -> list[_P]:
+    """The pips that have their half-turned twin among ``pips`` (a centre pip
+    is its own): what stays of an array whose other pips glare paled or a
+    finger covered.  A pip is lost with its twin standing, never moved."""
+    tol = TWIN_TOLERANCE * BODY_W
+    return [p for p in pips
+            if any(abs(q.x - (BODY_W - p.x)) <= tol and abs(q.y - (BODY_H - p.y)) <= tol
+                   for q in pips)]
+
+
 def array_shape(items: Sequence[_P]) -> list[_P]:
     """The marks laid out as a number card's pips: at least ``MIN_PIPS`` and at
     most 10 of one size, symmetric under a half turn; [] if none.  Geometry
-    alone, so the classifier reads only a group that could be an array."""
+    alone, so the classifier reads only a group that could be an array.  A
+    group that is not symmetric keeps its twinned pips (``_twinned``): the
+    array then counts fewer pips than the card prints, which is all an
+    array claims (at least that many)."""
     group = _same_size(items)
-    if not MIN_PIPS <= len(group) <= 10 or not _symmetric(group):
+    if len(group) > 10:
         return []
-    return group
+    if not _symmetric(group):
+        group = _twinned(group)
+    return group if len(group) >= MIN_PIPS else []
 
 
 def pip_array(pips: Sequence[Pip], classes: str) -> tuple[list[Pip], str] | None:
