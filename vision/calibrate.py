@@ -20,8 +20,10 @@ import numpy.typing as npt
 
 from vision.adapt import fit_head
 from vision.blurred import BLUR_LEVELS, BlurLevel, blurred_glyphs
+from vision.body_likeness import faces_of, thumb_of
 from vision.cards import CARD_CODES, normalise_code
 from vision.detect import find_card
+from vision.empty_places import paper_view
 from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
 from vision.pips import (
@@ -86,6 +88,14 @@ def face_body(image: Image) -> BodyReading:
     return read_body(image, det.quad, boxes, generic.model, generic._ink_fits)
 
 
+def face_thumb(image: Image) -> npt.NDArray[np.float32] | None:
+    """The body of the card in ``image`` as ``vision.body_likeness`` compares
+    it (None: no card, or no clear body)."""
+    det = find_card(image)
+    view = None if det is None else paper_view(image, det.quad)
+    return None if view is None else thumb_of(view)
+
+
 def full_array(code: str, body: BodyReading) -> bool:
     """Whether the clean face of number card ``code`` showed an array of all
     its rank's pips: only such a layout may rule a card out by where a pip
@@ -139,7 +149,8 @@ def calibrate_images(images: Mapping[str, Image], *, name: str) -> DeckProfile:
                    pip_size=max((largest_pip(bodies[c]) for c in pips), default=0),
                    picture_cards=frozenset(c for c, b in bodies.items() if picture_card(c, b)),
                    layouts={c: layout_of(bodies[c]) for c in sorted(pips)
-                            if full_array(c, bodies[c])})
+                            if full_array(c, bodies[c])},
+                   faces=faces_of({code: face_thumb(img) for code, img in images.items()}))
 
 
 def with_head(
@@ -207,6 +218,9 @@ class InteractiveCalibration:
     #: courts every learned frame of which showed a picture
     picture_cards: set[str] = field(default_factory=set)
     _streak_picture: bool = True
+    #: each learned card's body (``face_thumb``) from its streak's first frame
+    thumbs: dict[str, npt.NDArray[np.float32] | None] = field(default_factory=dict)
+    _streak_thumb: npt.NDArray[np.float32] | None = None
 
     @property
     def wanted(self) -> str | None:
@@ -234,6 +248,8 @@ class InteractiveCalibration:
         self._streak.extend(glyphs)
         self._streak_blurred.extend(blurred)
         body = face_body(frame)
+        if self._frames == 0:
+            self._streak_thumb = face_thumb(frame)
         self._streak_picture = self._streak_picture and picture_card(code, body)
         if pip_card(code, body):
             self._streak_pip = max(self._streak_pip, largest_pip(body))
@@ -245,6 +261,7 @@ class InteractiveCalibration:
                 self.pip_cards[code] = self._streak_pip
             if self._streak_picture:
                 self.picture_cards.add(code)
+            self.thumbs[code] = self._streak_thumb
             self._restart()
             return True
         return False
@@ -255,6 +272,7 @@ class InteractiveCalibration:
         self._frames = 0
         self._streak_pip = -1
         self._streak_picture = True
+        self._streak_thumb = None
 
     def skip_back(self) -> None:
         """Forget the last learned card (the dealer showed the wrong one)."""
@@ -264,6 +282,7 @@ class InteractiveCalibration:
             self.blurred.pop(done[-1], None)
             self.pip_cards.pop(done[-1], None)
             self.picture_cards.discard(done[-1])
+            self.thumbs.pop(done[-1], None)
         self._restart()
 
     def finish(self, *, name: str) -> DeckProfile:
@@ -274,4 +293,5 @@ class InteractiveCalibration:
         check_profile(profile, self.samples)
         return replace(profile, pip_cards=frozenset(self.pip_cards),
                        pip_size=max(self.pip_cards.values(), default=0),
-                       picture_cards=frozenset(self.picture_cards))
+                       picture_cards=frozenset(self.picture_cards),
+                       faces=faces_of(self.thumbs))

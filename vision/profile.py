@@ -100,6 +100,9 @@ class DeckProfile:
     #: fractions of the card's width and height (``vision.pips.holds_layout``);
     #: empty: none known (an older profile)
     layouts: Mapping[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    #: each card's clean body as a thumbnail, in ``CARD_CODES`` order
+    #: (``vision.body_likeness``); no rows: none known (an older profile)
+    faces: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
     def __post_init__(self) -> None:
         for kind, templates, blurred in (("rank", self.rank_templates, self.rank_blurred),
@@ -167,6 +170,7 @@ class DeckProfile:
                 suit_templates=_quantise(self.suit_templates),
                 rank_blurred=self.rank_blurred.astype(np.uint8),
                 suit_blurred=self.suit_blurred.astype(np.uint8),
+                faces=self.faces.astype(np.float16),
                 **head,
             )
 
@@ -234,6 +238,7 @@ def load_profile(path: str | Path) -> DeckProfile:
             # format 1 has no blur marks: every template is a clean one
             rank_blurred = z["rank_blurred"] if "rank_blurred" in z else np.zeros(0, np.uint8)
             suit_blurred = z["suit_blurred"] if "suit_blurred" in z else np.zeros(0, np.uint8)
+            faces = np.asarray(z["faces"], np.float32) if "faces" in z else np.zeros((0, 0))
             head = None
             if meta.get("head_model"):
                 head = Head(str(meta["head_model"]), *(
@@ -267,6 +272,7 @@ def load_profile(path: str | Path) -> DeckProfile:
         & set(CARD_CODES),
         layouts={str(c): tuple((float(x), float(y)) for x, y in pts)
                  for c, pts in meta.get("layouts", {}).items() if c in CARD_CODES},
+        faces=faces.astype(np.float32),
     )
 
 

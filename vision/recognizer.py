@@ -8,6 +8,7 @@ that disagree, or an ink colour that does not fit the suit.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -18,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.body_likeness import rule_out_other_kinds
 from vision.cards import CARD_CODES, FOREIGN, SUITS
 from vision.detect import Quad, find_card
 from vision.empty_places import (
@@ -531,13 +533,14 @@ class Recognizer:
         if self.body and reading.evidence is not None and ordinary:
             boxes = [index_box_in_card(g.box, k) for k, g in ordinary if g.box is not None]
             body = read_body(src, quad, boxes, self.model, self._ink_fits)
-            body = rule_out_three_by_empty_middle(body, lambda: paper_view(src, quad))
+            look = functools.cache(lambda: paper_view(src, quad))
+            body = rule_out_three_by_empty_middle(body, look)
             if self.profile is not None:
                 body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
                                           self.profile.picture_cards)
                 body = rule_out_by_layout(body, self.profile.layouts)
-                body = rule_out_by_empty_places(body, self.profile.layouts,
-                                                lambda: paper_view(src, quad))
+                body = rule_out_by_empty_places(body, self.profile.layouts, look)
+                body = rule_out_other_kinds(body, self.profile.faces, look)
             reading = with_body(reading, body)
         if reading.card is None:
             return reading

@@ -20,6 +20,7 @@ from vision import (
     VideoCaptureSource,
     load_profile,
 )
+from vision.body_likeness import THUMB_LEN
 from vision.calibrate import InteractiveCalibration, calibrate_folder
 from vision.profile import ProfileError
 from vision.sources import ImageError
@@ -114,6 +115,9 @@ def test_profile_round_trip_and_interactive_calibration(
     again = load_profile(path)
     assert again.rank_labels == prof.rank_labels
     assert np.allclose(again.rank_templates, prof.rank_templates, atol=0.02)
+    # every face's body is kept (``vision.body_likeness``), to float16's precision
+    assert prof.faces.shape == (52, THUMB_LEN)
+    assert np.allclose(again.faces, prof.faces, atol=1e-3)
     with pytest.raises(ProfileError):
         load_profile(tmp_path / "none.npz")
     # Interactive: the dealer shows each card; clean frames of each in turn.
@@ -127,3 +131,4 @@ def test_profile_round_trip_and_interactive_calibration(
     assert src.grab() is not None
     learned = cal.finish(name="dealer")
     assert len(set(learned.rank_labels)) == 13
+    assert learned.faces.shape == (52, THUMB_LEN)
