@@ -9,6 +9,8 @@ a finger), read with the deck's calibrated profile."""
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 import pytest
@@ -131,5 +133,5 @@ def test_no_frame_rules_out_its_own_kind(design: str) -> None:
             if det is None:
                 continue
             ruled = rule_out_other_kinds(SILENT, profile.faces,
-                                         lambda s=src, q=det.quad: paper_view(s, q))
+                                         functools.partial(paper_view, src, det.quad))
             assert ruled.evidence[CARD_CODES.index(code)] == 0.0
