@@ -622,6 +622,41 @@ TYPEFACE14_HELD_OUT = (
     "font:Aegean",                         # fonts-ancient-scripts
 )
 
+#: Fifteenth typeface held-out group (the twentieth), made on 2026-12-05 in
+#: the twenty-fifth pass, before the nineteenth group's read, so that the
+#: next pass has an unread group from its start.  Eight faces from seven
+#: Debian packages installed that day (UnPilgi's package was installed
+#: before, for UnBatang), chosen by name, package and one sheet of their
+#: index labels only (to see a face's kind and that its letters are its
+#: own), none trained on nor read, none a clone or a cousin of a trained or
+#: read face (passed over: Cabin Sketch, Averia Serif GWF and Gentium, kin
+#: of trained faces; Tlwg Typist, Courier's kin; Umpush and Sawasdee, Thai
+#: TLWG faces beside Purisa; AnjaliOldLipi, Ezra SIL, Aboriginal Serif and
+#: Akatab, whose Latin falls back to another font; Rusch and Hamlet, Jessen's
+#: package; Nanum Pen Script, Nanum Brush Script's; UnGungseo, UnShinmun,
+#: UnPen and UnTaza, UnBatang's kin or Times'; GFS Didot, Symbola and
+#: Mandali, like Times; Nuosu SIL, Charis's Latin; Zaghawa Beria, whose A, J
+#: and K are Beria letters; the IndUni faces, clones; MMCedar, like
+#: Fantasma; UniOl, the Ethiopic faces and the other Telugu faces).  A
+#: condensed sans with a slashed zero (Fantasma), a Thai designer's Latin
+#: handwriting (Purisa), a fifteenth-century type between gothic and roman
+#: (Jessen), a Korean brush hand (Nanum Brush Script), a Korean calligraphic
+#: script (UnPilgi), a wide heavy sans and a quirky display serif from a
+#: Telugu collection (Gidugu, LakkiReddy) and a condensed Greek polyglot
+#: serif (GFS Complutum).
+#: READ ONCE, at the end of a pass (``--typefaces15``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE15_HELD_OUT = (
+    "font:Fantasma",                       # fonts-fantasma
+    "font:Purisa",                         # fonts-tlwg-purisa-ttf
+    "font:Jessen",                         # fonts-gotico-antiqua
+    "font:Nanum Brush Script",             # fonts-nanum-extra
+    "font:UnPilgi",                        # fonts-unfonts-core
+    "font:Gidugu",                         # fonts-teluguvijayam
+    "font:LakkiReddy",                     # fonts-teluguvijayam
+    "font:GFS Complutum",                  # fonts-gfs-complutum
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -796,6 +831,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces12": TYPEFACE12_HELD_OUT,
     "--typefaces13": TYPEFACE13_HELD_OUT,
     "--typefaces14": TYPEFACE14_HELD_OUT,
+    "--typefaces15": TYPEFACE15_HELD_OUT,
 }
 
 
@@ -850,6 +886,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read); stops with the apt-get line if a font is missing"),
     "--typefaces14": (TYPEFACE14_HELD_OUT, "the fourteenth typeface held-out group "
                       "(TYPEFACE14_HELD_OUT, made 2026-12-05 before the eighteenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
+    "--typefaces15": (TYPEFACE15_HELD_OUT, "the fifteenth typeface held-out group "
+                      "(TYPEFACE15_HELD_OUT, made 2026-12-05 before the nineteenth group's "
                       "read); stops with the apt-get line if a font is missing"),
 }
 

@@ -203,6 +203,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Jekyll BRK": "fonts-aenigma",
     "Larkspur BRK": "fonts-aenigma",
     "Aegean": "fonts-ancient-scripts",
+    # the twentieth held-out group (TYPEFACE15_HELD_OUT)
+    "Fantasma": "fonts-fantasma",
+    "Purisa": "fonts-tlwg-purisa-ttf",
+    "Jessen": "fonts-gotico-antiqua",
+    "Nanum Brush Script": "fonts-nanum-extra",
+    "UnPilgi": "fonts-unfonts-core",
+    "Gidugu": "fonts-teluguvijayam",
+    "LakkiReddy": "fonts-teluguvijayam",
+    "GFS Complutum": "fonts-gfs-complutum",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -60,6 +60,8 @@ def _split() -> ModuleType:
     ("font:Stick", "--typefaces13"),
     ("font:Aegean", "--typefaces14"),
     ("font:Jekyll BRK", "--typefaces14"),
+    ("font:Purisa", "--typefaces15"),
+    ("font:Gidugu", "--typefaces15"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
