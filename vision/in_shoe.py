@@ -55,7 +55,7 @@ from vision.evidence import (
     top_guesses,
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
-from vision.in_shoe_body import COURTS, band_is_blank
+from vision.in_shoe_body import COURTS, band_holds_a_lone_pip, band_is_blank
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
     CARD_H,
@@ -172,8 +172,10 @@ class InShoeReader:
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
             return Reading(None, 0.0, pose.reason)
-        band = band_is_blank(frame, pose.quad, self._window(frame))
-        no_court = band is True
+        window = self._window(frame)
+        band = band_is_blank(frame, pose.quad, window)
+        no_court = band is True or (
+            band is False and band_holds_a_lone_pip(frame, pose.quad, window) is True)
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:

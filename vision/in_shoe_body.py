@@ -9,6 +9,12 @@ one pip sits in the card's middle.  So a frame whose band is blank paper is
 not of a court, however sure its index is of a queen (a display face's "A"
 that the classifier takes for a "Q"; docs/vision.md, nineteenth pass).
 
+A 2's and a 3's top pip stand in that band, so their band is not blank; but
+it holds that one pip and paper: one compact mark on the card's long axis,
+clear of the band's sides (``band_holds_a_lone_pip``), which no court's
+picture is (a GFS Theokritos "2" that the classifier takes for a "Q";
+docs/vision.md, twenty-sixth pass).
+
 Pure: a frame, the card's pose and the window in; a verdict out.
 """
 
@@ -67,14 +73,24 @@ def band_ink(
     window: tuple[float, float, float, float],
 ) -> float | None:
     """The share of the band that is ink (None: the band not wholly in view)."""
+    ink = _band_ink_mask(frame, quad, window, _SCALE)
+    return None if ink is None else float(ink.mean())
+
+
+def _band_ink_mask(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float], scale: float,
+) -> npt.NDArray[np.bool_] | None:
+    """Which pixels of the band, at ``scale`` px per card unit, are ink (None:
+    the band not wholly in view)."""
     h = _card_to_frame(quad)
     bx0, by0, bx1, by1 = BAND
     band_pts = np.array([[[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]], np.float64)
     if not _in_window(cv2.perspectiveTransform(band_pts, h)[0], window):
         return None
     x0, y0, x1, y1 = _END
-    w, ht = round((x1 - x0) * _SCALE), round((y1 - y0) * _SCALE)
-    to_card = np.array([[1 / _SCALE, 0, x0], [0, 1 / _SCALE, y0], [0, 0, 1]], np.float64)
+    w, ht = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    to_card = np.array([[1 / scale, 0, x0], [0, 1 / scale, y0], [0, 0, 1]], np.float64)
     strip = cv2.warpPerspective(frame, h @ to_card, (w, ht),
                                 flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
@@ -84,6 +100,39 @@ def band_ink(
     paper = float(np.percentile(grey, 95))
     if paper <= 0:
         return None
-    c0, r0, c1, r1 = (round(v * _SCALE) for v in BAND)
+    c0, r0, c1, r1 = (round(v * scale) for v in BAND)
     band = grey[r0:r1, c0:c1]
-    return float(((paper - band) / paper > INK_CONTRAST).mean())
+    out: npt.NDArray[np.bool_] = (paper - band) / paper > INK_CONTRAST
+    return out
+
+
+#: a lone pip in the band (card units at one px each): marks smaller than
+#: ``SPECK`` px are dust; the pip's centre within ``AXIS`` of the card's long
+#: axis, its width at most ``PIP_W``, ink on at least ``PIP_FILL`` of its box
+SPECK = 6
+AXIS = 0.08 * CARD_W
+PIP_W = 0.25 * CARD_W
+PIP_FILL = 0.35
+
+
+def band_holds_a_lone_pip(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> bool | None:
+    """Whether the band's only mark is a pip on the card's long axis, clear
+    of the band's sides: a 2's or a 3's top pip, never a court's picture (on
+    development data's in-shoe frames, 0 of 4,935 courts' bands, and about
+    four in five of the 2s' and 3s'); None when the band is not wholly in
+    view."""
+    ink = _band_ink_mask(frame, quad, window, 1.0)
+    if ink is None:
+        return None
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(
+        ink.astype(np.uint8), connectivity=8)
+    marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= SPECK]
+    if len(marks) != 1:
+        return False
+    x, _, w, h, area = (int(v) for v in stats[marks[0]])
+    width = ink.shape[1]
+    return bool(x > 0 and x + w < width and w <= PIP_W and area >= PIP_FILL * w * h
+                and abs(float(centroids[marks[0]][0]) - width / 2) <= AXIS)

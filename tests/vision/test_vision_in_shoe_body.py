@@ -15,7 +15,7 @@ import pytest
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
 from vision.in_shoe import NO_PICTURE, InShoeReader
-from vision.in_shoe_body import BAND, COURTS, band_ink, band_is_blank
+from vision.in_shoe_body import BAND, COURTS, band_holds_a_lone_pip, band_ink, band_is_blank
 from vision.in_shoe_pose import Pose, find_pose
 from vision.index import CARD_H, CARD_W
 
@@ -131,3 +131,75 @@ def test_the_table_decides_a_court_only_after_two_frames_showed_its_band(
                 break
         assert fusion.result().card == code
         assert fusion.bands_seen >= 2
+
+
+def _lone_pips(reader: InShoeReader, frames: list[Image]) -> list[bool]:
+    out = []
+    for f in frames:
+        pose = find_pose(f)
+        if isinstance(pose, Pose):
+            lone = band_holds_a_lone_pip(f, pose.quad, reader._window(f))
+            if lone is not None:
+                out.append(lone)
+    return out
+
+
+@pytest.mark.parametrize("code", ["2H", "2S", "3C", "3D"])
+def test_a_two_or_threes_band_holds_its_top_pip_alone(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    """The built-in 2s and 3s print their top pip on the card's axis, in the
+    band (docs/vision.md, twenty-sixth pass): most frames that see the band
+    see that pip alone, and their readings veto every court (before, their
+    band was not blank and nothing was vetoed)."""
+    for k in range(2):
+        frames = _pass(renderer, code, k)
+        seen = _lone_pips(reader, frames)
+        assert len(seen) >= 3 and sum(seen) >= len(seen) / 2, seen
+        vetoed = [reader.read(f).ruled_out >= COURTS for f in frames]
+        assert sum(vetoed) >= sum(seen) / 2
+
+
+@pytest.mark.parametrize("code", ["QS", "KD", "JH", "AS", "4C", "9H", "TD"])
+def test_no_other_card_shows_a_lone_pip_in_its_band(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    """Courts print their picture there, aces nothing, and the other number
+    cards' pips stand beside the axis or below the band."""
+    for k in range(2):
+        seen = _lone_pips(reader, _pass(renderer, code, k))
+        assert seen and not any(seen), seen
+
+
+def test_a_mark_off_the_axis_or_too_wide_is_no_lone_pip(reader: InShoeReader) -> None:
+    """By hand: a builtin 2H frame whose top pip is painted over with paper
+    and a mark drawn in the band off the axis, then a bar across the band."""
+    renderer = InShoeRenderer("builtin", preset="clean", seed=5)
+    rng = np.random.default_rng(4)
+    plan = renderer.plan("2H", rng, lead="top", rotation_deg=0.0, play_mm=0.0)
+    frames = [f.image for f in renderer.render_pass(plan, rng)]
+    for f in frames:
+        pose = find_pose(f)
+        if isinstance(pose, Pose) and band_holds_a_lone_pip(f, pose.quad, reader._window(f)):
+            break
+    else:
+        pytest.fail("no frame of the clean 2H showed its top pip alone in the band")
+    blank = _paper_over_band(f, pose.quad)
+    canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    h = cv2.getPerspectiveTransform(canon, pose.quad)
+    x0, y0, x1, y1 = BAND
+
+    def mark(img: Image, box: tuple[float, float, float, float]) -> Image:
+        a, b, c, d = box
+        pts = cv2.perspectiveTransform(
+            np.array([[[a, b], [c, b], [c, d], [a, d]]], np.float32), h)[0]
+        out = img.copy()
+        cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), (20, 20, 20))
+        return out
+
+    cy = (y0 + y1) / 2
+    off_axis = mark(blank, (x0 + 4, cy - 8, x0 + 20, cy + 8))
+    across = mark(blank, (x0 - 2, cy - 4, x1 + 2, cy + 4))
+    on_axis = mark(blank, (CARD_W / 2 - 8, cy - 8, CARD_W / 2 + 8, cy + 8))
+    window = reader._window(f)
+    assert band_holds_a_lone_pip(on_axis, pose.quad, window) is True
+    assert band_holds_a_lone_pip(off_axis, pose.quad, window) is False
+    assert band_holds_a_lone_pip(across, pose.quad, window) is False
