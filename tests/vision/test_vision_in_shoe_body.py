@@ -8,6 +8,8 @@ nothing else there; the expected verdicts follow from that layout."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +22,9 @@ from vision.in_shoe_pose import Pose, find_pose
 from vision.index import CARD_H, CARD_W
 
 Image = npt.NDArray[np.uint8]
+#: what the band says of a frame (None: the band not wholly in view)
+BandVerdict = Callable[[Image, npt.NDArray[np.float32], tuple[float, float, float, float]],
+                       bool | None]
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +43,16 @@ def _pass(renderer: InShoeRenderer, code: str, k: int) -> list[Image]:
     return [f.image for f in renderer.render_pass(plan, rng)]
 
 
-def _verdicts(reader: InShoeReader, frames: list[Image]) -> list[bool]:
+def _verdicts(reader: InShoeReader, frames: list[Image],
+              verdict: BandVerdict = band_is_blank) -> list[bool]:
+    """``verdict`` of every frame that shows the whole band."""
     out = []
     for f in frames:
         pose = find_pose(f)
         if isinstance(pose, Pose):
-            blank = band_is_blank(f, pose.quad, reader._window(f))
-            if blank is not None:
-                out.append(blank)
+            said = verdict(f, pose.quad, reader._window(f))
+            if said is not None:
+                out.append(said)
     return out
 
 
@@ -134,14 +141,7 @@ def test_the_table_decides_a_court_only_after_two_frames_showed_its_band(
 
 
 def _lone_pips(reader: InShoeReader, frames: list[Image]) -> list[bool]:
-    out = []
-    for f in frames:
-        pose = find_pose(f)
-        if isinstance(pose, Pose):
-            lone = band_holds_a_lone_pip(f, pose.quad, reader._window(f))
-            if lone is not None:
-                out.append(lone)
-    return out
+    return _verdicts(reader, frames, band_holds_a_lone_pip)
 
 
 @pytest.mark.parametrize("code", ["2H", "2S", "3C", "3D"])
