@@ -657,6 +657,36 @@ TYPEFACE15_HELD_OUT = (
     "font:GFS Complutum",                  # fonts-gfs-complutum
 )
 
+#: Sixteenth typeface held-out group (the twenty-first), made on 2026-12-05 in
+#: the twenty-sixth pass, before the twentieth group's read, so that the
+#: next pass has an unread group from its start.  Seven faces from six
+#: Debian packages installed that day, chosen by name, package and one sheet
+#: of their index labels only (to see a face's kind and that its letters are
+#: its own), none trained on nor read, none a clone or a cousin of a trained
+#: or read face (passed over: GFS Baskerville, GFS Porson, GFS Didot Classic,
+#: LKLUG, Homa and Dejima, no Latin letters or no digits; Lobster Two and
+#: Titr, no upright regular face; Ubuntu Title, lower case only; Amiga and
+#: C-64, drawn in scan lines; F500, whose A, Q and K are no letters a deck
+#: prints; YOzA, YOzS's kin; Because We Create, a third face of one package;
+#: IPAex Gothic and Mincho, IPA's kin; MigMix and Migu, M+'s Latin; BabelStone
+#: Han, like Times; the Khmer OS faces, Latin borrowed; Atari, Misaki's twin;
+#: Tomson Talks, trained in the twentieth pass).  An angular display sans
+#: (Ferrite Core DX), a square-cut display sans (BabelStone Modern), a thin
+#: Japanese handwriting (YOzS), a heavy marker hand and a condensed pen hand
+#: (Because We Learn, Because We Build), and two pixel faces, a 16-pixel one
+#: (Unifont) and an 8-pixel one (MisakiGothic).
+#: READ ONCE, at the end of a pass (``--typefaces16``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE16_HELD_OUT = (
+    "font:Ferrite Core DX",           # fonts-ferrite-core
+    "font:BabelStone Modern",         # fonts-babelstone-modern
+    "font:YOzS",                      # fonts-yozvox-yozfont-standard-kana
+    "font:Because We Learn",          # fonts-bwht
+    "font:Because We Build",          # fonts-bwht
+    "font:Unifont",                   # fonts-unifont
+    "font:MisakiGothic",              # fonts-misaki
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -832,6 +862,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces13": TYPEFACE13_HELD_OUT,
     "--typefaces14": TYPEFACE14_HELD_OUT,
     "--typefaces15": TYPEFACE15_HELD_OUT,
+    "--typefaces16": TYPEFACE16_HELD_OUT,
 }
 
 
@@ -889,6 +920,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read); stops with the apt-get line if a font is missing"),
     "--typefaces15": (TYPEFACE15_HELD_OUT, "the fifteenth typeface held-out group "
                       "(TYPEFACE15_HELD_OUT, made 2026-12-05 before the nineteenth group's "
+                      "read); stops with the apt-get line if a font is missing"),
+    "--typefaces16": (TYPEFACE16_HELD_OUT, "the sixteenth typeface held-out group "
+                      "(TYPEFACE16_HELD_OUT, made 2026-12-05 before the twentieth group's "
                       "read); stops with the apt-get line if a font is missing"),
 }
 

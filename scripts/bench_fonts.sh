@@ -32,8 +32,9 @@
 # sixteenth's (TYPEFACE11_HELD_OUT, `--typefaces11`), the seventeenth's
 # (TYPEFACE12_HELD_OUT, `--typefaces12`), the eighteenth's
 # (TYPEFACE13_HELD_OUT, `--typefaces13`), the nineteenth's
-# (TYPEFACE14_HELD_OUT, `--typefaces14`) and the twentieth's
-# (TYPEFACE15_HELD_OUT, `--typefaces15`).
+# (TYPEFACE14_HELD_OUT, `--typefaces14`), the twentieth's
+# (TYPEFACE15_HELD_OUT, `--typefaces15`) and the twenty-first's
+# (TYPEFACE16_HELD_OUT, `--typefaces16`).
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,7 @@ missing=()
 [ -d /usr/share/carddecks ] || missing+=(kdegames-card-data-kf5)  # KDE_HELD_OUT (--kde)
 # family (as fc-list names it) and its package: training faces, FONT_STRESS, then
 # the sixth to tenth held-out groups (TYPEFACE_HELD_OUT, TYPEFACE2_HELD_OUT,
-# TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT, TYPEFACE5_HELD_OUT, TYPEFACE6_HELD_OUT, TYPEFACE7_HELD_OUT, TYPEFACE8_HELD_OUT, TYPEFACE9_HELD_OUT, TYPEFACE10_HELD_OUT, TYPEFACE11_HELD_OUT, TYPEFACE12_HELD_OUT, TYPEFACE13_HELD_OUT, TYPEFACE14_HELD_OUT, TYPEFACE15_HELD_OUT)
+# TYPEFACE3_HELD_OUT, TYPEFACE4_HELD_OUT, TYPEFACE5_HELD_OUT, TYPEFACE6_HELD_OUT, TYPEFACE7_HELD_OUT, TYPEFACE8_HELD_OUT, TYPEFACE9_HELD_OUT, TYPEFACE10_HELD_OUT, TYPEFACE11_HELD_OUT, TYPEFACE12_HELD_OUT, TYPEFACE13_HELD_OUT, TYPEFACE14_HELD_OUT, TYPEFACE15_HELD_OUT, TYPEFACE16_HELD_OUT)
 for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-paratype" "PT Serif:fonts-paratype" \
         "Roboto Condensed:fonts-roboto-unhinted" "Dosis:fonts-dosis" \
         "Linux Libertine O:fonts-linuxlibertine" "EB Garamond:fonts-ebgaramond" \
@@ -114,7 +115,10 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Fantasma:fonts-fantasma" "Purisa:fonts-tlwg-purisa-ttf" "Jessen:fonts-gotico-antiqua" \
         "Nanum Brush Script:fonts-nanum-extra" "UnPilgi:fonts-unfonts-core" \
         "Gidugu:fonts-teluguvijayam" "LakkiReddy:fonts-teluguvijayam" \
-        "GFS Complutum:fonts-gfs-complutum"; do
+        "GFS Complutum:fonts-gfs-complutum" \
+        "Ferrite Core DX:fonts-ferrite-core" "BabelStone Modern:fonts-babelstone-modern" \
+        "YOzS:fonts-yozvox-yozfont-standard-kana" "Because We Learn:fonts-bwht" \
+        "Because We Build:fonts-bwht" "Unifont:fonts-unifont" "MisakiGothic:fonts-misaki"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

@@ -212,6 +212,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Gidugu": "fonts-teluguvijayam",
     "LakkiReddy": "fonts-teluguvijayam",
     "GFS Complutum": "fonts-gfs-complutum",
+    # the twenty-first held-out group (TYPEFACE16_HELD_OUT)
+    "Ferrite Core DX": "fonts-ferrite-core",
+    "BabelStone Modern": "fonts-babelstone-modern",
+    "YOzS": "fonts-yozvox-yozfont-standard-kana",
+    "Because We Learn": "fonts-bwht",
+    "Because We Build": "fonts-bwht",
+    "Unifont": "fonts-unifont",
+    "MisakiGothic": "fonts-misaki",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -62,6 +62,8 @@ def _split() -> ModuleType:
     ("font:Jekyll BRK", "--typefaces14"),
     ("font:Purisa", "--typefaces15"),
     ("font:Gidugu", "--typefaces15"),
+    ("font:Unifont", "--typefaces16"),
+    ("font:Because We Build", "--typefaces16"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
