@@ -643,7 +643,10 @@ TYPEFACE14_HELD_OUT = (
 #: (Jessen), a Korean brush hand (Nanum Brush Script), a Korean calligraphic
 #: script (UnPilgi), a wide heavy sans and a quirky display serif from a
 #: Telugu collection (Gidugu, LakkiReddy) and a condensed Greek polyglot
-#: serif (GFS Complutum).
+#: serif (GFS Complutum).  LakkiReddy (no Latin letters) and GFS Complutum (no
+#: digits) were dropped at the read's start, before anything was drawn or
+#: read: the benchmarks refused them (``undrawn_label``); the group's
+#: making had missed it.
 #: READ ONCE, at the end of a pass (``--typefaces15``); never tune, train or
 #: choose anything on it.  Its cards are all standard.
 TYPEFACE15_HELD_OUT = (
@@ -653,8 +656,6 @@ TYPEFACE15_HELD_OUT = (
     "font:Nanum Brush Script",             # fonts-nanum-extra
     "font:UnPilgi",                        # fonts-unfonts-core
     "font:Gidugu",                         # fonts-teluguvijayam
-    "font:LakkiReddy",                     # fonts-teluguvijayam
-    "font:GFS Complutum",                  # fonts-gfs-complutum
 )
 
 #: Sixteenth typeface held-out group (the twenty-first), made on 2026-12-05 in

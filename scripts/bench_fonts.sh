@@ -114,8 +114,7 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Aegean:fonts-ancient-scripts" \
         "Fantasma:fonts-fantasma" "Purisa:fonts-tlwg-purisa-ttf" "Jessen:fonts-gotico-antiqua" \
         "Nanum Brush Script:fonts-nanum-extra" "UnPilgi:fonts-unfonts-core" \
-        "Gidugu:fonts-teluguvijayam" "LakkiReddy:fonts-teluguvijayam" \
-        "GFS Complutum:fonts-gfs-complutum" \
+        "Gidugu:fonts-teluguvijayam" \
         "Ferrite Core DX:fonts-ferrite-core" "BabelStone Modern:fonts-babelstone-modern" \
         "YOzS:fonts-yozvox-yozfont-standard-kana" "Because We Learn:fonts-bwht" \
         "Because We Build:fonts-bwht" "Unifont:fonts-unifont" "MisakiGothic:fonts-misaki"; do

@@ -210,8 +210,6 @@ FONT_PACKAGES: dict[str, str] = {
     "Nanum Brush Script": "fonts-nanum-extra",
     "UnPilgi": "fonts-unfonts-core",
     "Gidugu": "fonts-teluguvijayam",
-    "LakkiReddy": "fonts-teluguvijayam",
-    "GFS Complutum": "fonts-gfs-complutum",
     # the twenty-first held-out group (TYPEFACE16_HELD_OUT)
     "Ferrite Core DX": "fonts-ferrite-core",
     "BabelStone Modern": "fonts-babelstone-modern",
