@@ -55,7 +55,12 @@ from vision.evidence import (
     top_guesses,
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
-from vision.in_shoe_body import COURTS, band_holds_a_lone_pip, band_is_blank
+from vision.in_shoe_body import (
+    COURTS,
+    LONE_PIP_RULES_OUT,
+    band_holds_a_lone_pip,
+    band_is_blank,
+)
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
     CARD_H,
@@ -98,6 +103,8 @@ FRAME_MARGIN = 7.5
 PARTIAL = "an index corner only partly in view"
 #: a frame whose index names a court over a blank band (``vision.in_shoe_body``)
 NO_PICTURE = "no court picture where the index says a court"
+#: a frame whose index names a card that a lone pip in the band rules out
+LONE_PIP = "a lone pip below the index: a 2 or a 3, not what the index says"
 ONE_FRAME = "not sure enough from one frame"
 #: an index must be in view this far (mm) from the card's short edge
 _ZONE_MM = 20.5
@@ -174,20 +181,20 @@ class InShoeReader:
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
-        no_court = band is True or (
-            band is False and band_holds_a_lone_pip(frame, pose.quad, window) is True)
+        lone_pip = band is False and band_holds_a_lone_pip(frame, pose.quad, window) is True
+        vetoed = LONE_PIP_RULES_OUT if lone_pip else COURTS if band is True else frozenset()
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
-            return Reading(None, 0.0, PARTIAL, ruled_out=COURTS if no_court else frozenset(),
-                           body_seen=band is not None)
+            return Reading(None, 0.0, PARTIAL, ruled_out=vetoed, body_seen=band is not None)
         if band is not None:
             reading = replace(reading, body_seen=True)
-        if no_court:
+        if vetoed:
             # (veto only: the evidence stays, so no lead moves to another card)
-            reading = replace(reading, ruled_out=reading.ruled_out | COURTS)
-            if reading.card in COURTS:
-                reading = replace(reading, card=None, confidence=0.0, reason=NO_PICTURE,
+            reading = replace(reading, ruled_out=reading.ruled_out | vetoed)
+            if reading.card in vetoed:
+                reading = replace(reading, card=None, confidence=0.0,
+                                  reason=LONE_PIP if lone_pip else NO_PICTURE,
                                   guess=reading.card, guesses=top_guesses(reading.evidence))
         ev = reading.evidence
         if reading.card is not None and ev is not None and margin(ev)[1] < self.frame_margin:

@@ -13,7 +13,9 @@ A 2's and a 3's top pip stand in that band, so their band is not blank; but
 it holds that one pip and paper: one compact mark on the card's long axis,
 clear of the band's sides (``band_holds_a_lone_pip``), which no court's
 picture is (a GFS Theokritos "2" that the classifier takes for a "Q";
-docs/vision.md, twenty-sixth pass).
+docs/vision.md, twenty-sixth pass), nor a 4's to a 10's top row, whose
+pips stand at the band's sides (``LONE_PIP_RULES_OUT``, twenty-seventh
+pass).
 
 Pure: a frame, the card's pose and the window in; a verdict out.
 """
@@ -44,6 +46,13 @@ BLANK_SHARE = 0.005
 _RIM = 3.0
 
 COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
+#: what a lone pip in the band rules out (``band_holds_a_lone_pip``): the
+#: courts, and every number card from 4 to 10, whose top row prints two pips
+#: at the band's sides (a 7's or a 10's odd pip on the axis has them beside
+#: it).  An ace's lone mark is left possible: its big pip, or a small pip
+#: that the blur carries into the band, is seen there now and then
+#: (docs/vision.md, twenty-seventh pass)
+LONE_PIP_RULES_OUT = frozenset(c for c in CARD_CODES if c[0] not in "A23")
 
 
 def _card_to_frame(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
