@@ -106,19 +106,27 @@ def _paper_over_band(frame: Image, quad: npt.NDArray[np.float32]) -> Image:
     return out
 
 
+def _frames_seeing_band(reader: InShoeReader, renderer: InShoeRenderer,
+                        code: str) -> list[tuple[Image, npt.NDArray[np.float32]]]:
+    """The frames of two passes of ``code`` that show the whole band, with
+    the card's outline in each."""
+    out = []
+    for f in _pass(renderer, code, 0) + _pass(renderer, code, 1):
+        pose = find_pose(f)
+        if isinstance(pose, Pose) and band_ink(f, pose.quad, reader._window(f)) is not None:
+            out.append((f, pose.quad))
+    return out
+
+
 def test_a_frame_naming_a_court_over_paper_is_unsure(
         reader: InShoeReader, renderer: InShoeRenderer) -> None:
     """A frame that names QS alone, its band then painted paper: unsure, with
     the reason; and a pass of such frames names no court (the veto)."""
-    frames = _pass(renderer, "QS", 0) + _pass(renderer, "QS", 1)
     painted = []
     named = 0
-    for f in frames:
-        pose = find_pose(f)
-        if not isinstance(pose, Pose) or band_ink(f, pose.quad, reader._window(f)) is None:
-            continue
-        p = _paper_over_band(f, pose.quad)
-        assert band_is_blank(p, pose.quad, reader._window(p))
+    for f, quad in _frames_seeing_band(reader, renderer, "QS"):
+        p = _paper_over_band(f, quad)
+        assert band_is_blank(p, quad, reader._window(p))
         painted.append(p)
         if reader.read(f).card == "QS":
             named += 1
@@ -223,22 +231,18 @@ def test_a_frame_naming_a_seven_over_a_lone_pip_is_unsure(
     pass of them names no card (the old code vetoed only the courts there,
     and read the 7)."""
     raw = InShoeReader(frame_margin=0.0)
-    frames = _pass(renderer, "7H", 0) + _pass(renderer, "7H", 1)
     painted = []
     named = 0
-    for f in frames:
-        pose = find_pose(f)
-        if not isinstance(pose, Pose) or band_ink(f, pose.quad, reader._window(f)) is None:
-            continue
+    for f, quad in _frames_seeing_band(reader, renderer, "7H"):
         canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-        h = cv2.getPerspectiveTransform(canon, pose.quad)
+        h = cv2.getPerspectiveTransform(canon, quad)
         cy = (BAND[1] + BAND[3]) / 2
         pts = cv2.perspectiveTransform(np.array(
             [[[CARD_W / 2 - 8, cy - 8], [CARD_W / 2 + 8, cy - 8], [CARD_W / 2 + 8, cy + 8],
               [CARD_W / 2 - 8, cy + 8]]], np.float32), h)[0]
-        p = _paper_over_band(f, pose.quad)
+        p = _paper_over_band(f, quad)
         cv2.fillConvexPoly(p, np.round(pts).astype(np.int32), (40, 40, 200))
-        assert band_holds_a_lone_pip(p, pose.quad, reader._window(p)) is True
+        assert band_holds_a_lone_pip(p, quad, reader._window(p)) is True
         painted.append(p)
         if raw.read(f).card == "7H":
             named += 1
