@@ -688,6 +688,35 @@ TYPEFACE16_HELD_OUT = (
     "font:MisakiGothic",              # fonts-misaki
 )
 
+#: Seventeenth typeface held-out group (the twenty-second), made on 2026-12-05
+#: at the end of the twenty-seventh pass, before the twenty-first group's
+#: read, so that the next pass has an unread group from its start.  Debian's
+#: font packages being nearly spent, its seven faces come from the npm
+#: registry: Google Fonts as the ``@expo-google-fonts`` packages ship them
+#: (static TrueType files, versions pinned; ``scripts/bench_fonts.sh``
+#: installs them for the user).  Chosen by name, package and one sheet of
+#: their index labels only (to see a face's kind and that its letters are its
+#: own), none trained on nor read, none a clone or a cousin of a trained or
+#: read face (passed over: Space Mono, a cousin of the monospaced faces read
+#: before; Bebas Neue and Rye, named in the project already; Playfair Display
+#: and Abril Fatface, Didot's kin; Special Elite, Typist's; Permanent Marker,
+#: Because We Learn's; Oswald, the trained condensed gothics').  A sturdy text
+#: serif (Merriweather), a slab serif (Zilla Slab), a black grotesque
+#: (Archivo Black), a geometric sans with low-waisted figures (Josefin Sans),
+#: Roman inscriptional capitals (Cinzel), a quick handwriting (Caveat) and a
+#: tall, thin hand (Amatic SC).
+#: READ ONCE, at the end of a pass (``--typefaces17``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE17_HELD_OUT = (
+    "font:Merriweather",              # @expo-google-fonts/merriweather@0.4.2
+    "font:Zilla Slab",                # @expo-google-fonts/zilla-slab@0.4.1
+    "font:Archivo Black",             # @expo-google-fonts/archivo-black@0.4.1
+    "font:Josefin Sans",              # @expo-google-fonts/josefin-sans@0.4.2
+    "font:Cinzel",                    # @expo-google-fonts/cinzel@0.4.2
+    "font:Caveat",                    # @expo-google-fonts/caveat@0.4.2
+    "font:Amatic SC",                 # @expo-google-fonts/amatic-sc@0.4.2
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -864,6 +893,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces14": TYPEFACE14_HELD_OUT,
     "--typefaces15": TYPEFACE15_HELD_OUT,
     "--typefaces16": TYPEFACE16_HELD_OUT,
+    "--typefaces17": TYPEFACE17_HELD_OUT,
 }
 
 
@@ -925,6 +955,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
     "--typefaces16": (TYPEFACE16_HELD_OUT, "the sixteenth typeface held-out group "
                       "(TYPEFACE16_HELD_OUT, made 2026-12-05 before the twentieth group's "
                       "read); stops with the apt-get line if a font is missing"),
+    "--typefaces17": (TYPEFACE17_HELD_OUT, "the seventeenth typeface held-out group "
+                      "(TYPEFACE17_HELD_OUT, made 2026-12-05 before the twenty-first group's "
+                      "read, from npm); stops with the install line if a font is missing"),
 }
 
 

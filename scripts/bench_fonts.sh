@@ -33,8 +33,11 @@
 # (TYPEFACE12_HELD_OUT, `--typefaces12`), the eighteenth's
 # (TYPEFACE13_HELD_OUT, `--typefaces13`), the nineteenth's
 # (TYPEFACE14_HELD_OUT, `--typefaces14`), the twentieth's
-# (TYPEFACE15_HELD_OUT, `--typefaces15`) and the twenty-first's
-# (TYPEFACE16_HELD_OUT, `--typefaces16`).
+# (TYPEFACE15_HELD_OUT, `--typefaces15`), the twenty-first's
+# (TYPEFACE16_HELD_OUT, `--typefaces16`) and the twenty-second's
+# (TYPEFACE17_HELD_OUT, `--typefaces17`): Google Fonts from the npm registry
+# (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
+# copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -137,6 +140,28 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
+# the twenty-second group's faces (TYPEFACE17_HELD_OUT, --typefaces17): Google
+# Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
+npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
+           "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
+           "Archivo Black:npm:@expo-google-fonts/archivo-black@0.4.1"
+           "Josefin Sans:npm:@expo-google-fonts/josefin-sans@0.4.2"
+           "Cinzel:npm:@expo-google-fonts/cinzel@0.4.2"
+           "Caveat:npm:@expo-google-fonts/caveat@0.4.2"
+           "Amatic SC:npm:@expo-google-fonts/amatic-sc@0.4.2")
+specs=()
+for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
+npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
+font_dir="${XDG_DATA_HOME:-$HOME/.local/share}/fonts/pontoon-bench"
+mkdir -p "$font_dir"
+for spec in "${specs[@]}"; do
+    find ".cache/fonts/node_modules/${spec%@*}" -name '*.ttf' -exec cp {} "$font_dir/" \;
+done
+fc-cache -f "$font_dir" >/dev/null
+for pair in "${npm_fonts[@]}"; do
+    fc-list -q ":family=${pair%%:*}" || { echo "font ${pair%%:*} not found in $font_dir" >&2; exit 1; }
+done
+
 [ -x .venv/bin/python ] || { echo "no .venv: run scripts/test.sh first" >&2; exit 1; }
 .venv/bin/python -m hardware_sim.cards.bitmapdeck install --prefix .cache/cards  # --bitmap
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --fresh --dry-run
@@ -144,3 +169,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --kde --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces17 --dry-run

@@ -218,6 +218,15 @@ FONT_PACKAGES: dict[str, str] = {
     "Because We Build": "fonts-bwht",
     "Unifont": "fonts-unifont",
     "MisakiGothic": "fonts-misaki",
+    # the twenty-second held-out group (TYPEFACE17_HELD_OUT): npm packages, which
+    # scripts/bench_fonts.sh installs for the user
+    "Merriweather": "npm:@expo-google-fonts/merriweather@0.4.2",
+    "Zilla Slab": "npm:@expo-google-fonts/zilla-slab@0.4.1",
+    "Archivo Black": "npm:@expo-google-fonts/archivo-black@0.4.1",
+    "Josefin Sans": "npm:@expo-google-fonts/josefin-sans@0.4.2",
+    "Cinzel": "npm:@expo-google-fonts/cinzel@0.4.2",
+    "Caveat": "npm:@expo-google-fonts/caveat@0.4.2",
+    "Amatic SC": "npm:@expo-google-fonts/amatic-sc@0.4.2",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)
@@ -307,6 +316,8 @@ def substitute(family: str) -> str:
 
 def install_hint(family: str) -> str:
     pkg = FONT_PACKAGES.get(family)
+    if pkg and pkg.startswith("npm:"):
+        return f"install it with: scripts/bench_fonts.sh (the npm package {pkg[4:]})"
     if pkg:
         return f"install it with: apt-get install -y {pkg}"
     return "install the Debian package that provides it (apt-cache search --names-only fonts-)"

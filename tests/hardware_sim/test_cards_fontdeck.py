@@ -131,6 +131,18 @@ def test_a_known_family_that_is_missing_names_its_package(
         open_deck("font:C059/bold")
 
 
+def test_a_missing_npm_face_names_the_installer_and_its_package(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The twenty-second group's faces come from npm, not Debian: apt-get
+    would be the wrong advice."""
+    monkeypatch.setattr(truetype, "font_files", lambda family: [])
+    with pytest.raises(FontMissing, match=r"scripts/bench_fonts\.sh \(the npm package "
+                       r"@expo-google-fonts/cinzel@0\.4\.2\)") as caught:
+        open_deck("font:Cinzel")
+    assert "apt-get" not in str(caught.value)
+
+
 def test_a_missing_bold_is_not_faked(cache: Path) -> None:
     if not _installed("DejaVu Sans Light"):
         pytest.skip("fonts-dejavu-extra not installed")

@@ -64,6 +64,8 @@ def _split() -> ModuleType:
     ("font:Gidugu", "--typefaces15"),
     ("font:Unifont", "--typefaces16"),
     ("font:Because We Build", "--typefaces16"),
+    ("font:Cinzel", "--typefaces17"),
+    ("font:Amatic SC", "--typefaces17"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),

@@ -94,6 +94,8 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
                                      "lobster", "titr", "ubuntu", "amiga", "c-64", "f500",
                                      "yoza", "because we create", "ipaex", "migmix", "migu",
                                      "babelstone han", "atari", "tomson")),
+        (split.TYPEFACE17_HELD_OUT, ("mono", "bebas", "rye", "playfair", "abril",
+                                     "special elite", "permanent marker", "oswald")),
     )
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
@@ -132,7 +134,8 @@ def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() ->
                                    *split.TYPEFACE10_HELD_OUT, *split.TYPEFACE11_HELD_OUT,
                                    *split.TYPEFACE12_HELD_OUT, *split.TYPEFACE13_HELD_OUT,
                                    *split.TYPEFACE14_HELD_OUT, *split.TYPEFACE15_HELD_OUT,
-                                   *split.TYPEFACE16_HELD_OUT, *split.FONT_STRESS)}
+                                   *split.TYPEFACE16_HELD_OUT, *split.TYPEFACE17_HELD_OUT,
+                                   *split.FONT_STRESS)}
     assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
     assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
     assert all(FONT_PACKAGES.get(f) for f in fonts.READ_FONT_FAMILIES)
@@ -152,7 +155,7 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
                             *split.TYPEFACE10_HELD_OUT, *split.TYPEFACE11_HELD_OUT,
                             *split.TYPEFACE12_HELD_OUT, *split.TYPEFACE13_HELD_OUT,
                             *split.TYPEFACE14_HELD_OUT, *split.TYPEFACE15_HELD_OUT,
-                            *split.TYPEFACE16_HELD_OUT)))
+                            *split.TYPEFACE16_HELD_OUT, *split.TYPEFACE17_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
@@ -184,7 +187,8 @@ def test_the_twentieth_pass_faces_hold_no_unread_kept_out_or_development_face() 
     kept = {_family(n) for n in (*split.TYPEFACE10_HELD_OUT, *split.TYPEFACE11_HELD_OUT,
                                  *split.TYPEFACE12_HELD_OUT, *split.TYPEFACE13_HELD_OUT,
                                  *split.TYPEFACE14_HELD_OUT, *split.TYPEFACE15_HELD_OUT,
-                                 *split.TYPEFACE16_HELD_OUT, *split.FONT_STRESS,
+                                 *split.TYPEFACE16_HELD_OUT, *split.TYPEFACE17_HELD_OUT,
+                                 *split.FONT_STRESS,
                                  "font:Solothurn", "font:Oldania ADF Std")}
     assert not trained & kept
     assert len(fonts.READ_FONTS_2) == 21 and len(fonts.TWENTIETH_FONTS) == 23
