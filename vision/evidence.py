@@ -156,6 +156,26 @@ def tempered(
     return out
 
 
+def over_the_possible(
+    evidence: FloatArray, ruled: npt.NDArray[np.bool_] | None, needed: float
+) -> tuple[FloatArray, float]:
+    """The evidence a card's lead is taken over, and the lead it needs, once
+    the bodies have ruled cards out (``FrameFusion.ruled_out``): a card ruled
+    out is no rival while two or more are left; when one is left, it needs
+    ``LONE_MARGIN`` over every card instead (docs/vision.md, twenty-second
+    and twenty-third passes).  One rule for every lead the fusion asks for:
+    the shoe's weak-frames check takes its lead the same way (twenty-eighth
+    pass)."""
+    if ruled is None:
+        return evidence, needed
+    left = int((~ruled).sum())
+    if left >= 2:
+        return np.where(ruled, -np.inf, evidence), needed
+    if left == 1:
+        return evidence, min(needed, LONE_MARGIN)
+    return evidence, needed
+
+
 def posterior(evidence: FloatArray) -> FloatArray:
     e = evidence - evidence.max()
     p = np.exp(e)
@@ -304,12 +324,7 @@ class FrameFusion:
             reason = self.reasons[-1] if self.reasons else "no index visible"
             return FusedDecision(None, 0.0, reason, (), self.frames, 0)
         ruled = self.ruled_out()
-        rivals = self.total
-        needed = self.margin_nats
-        if ruled is not None and int((~ruled).sum()) >= 2:
-            rivals = np.where(ruled, -np.inf, self.total)
-        elif ruled is not None and int((~ruled).sum()) == 1:
-            needed = min(needed, LONE_MARGIN)
+        rivals, needed = over_the_possible(self.total, ruled, self.margin_nats)
         best, lead = margin(rivals)
         card = CARD_CODES[best]
         enough = self.used >= (self.min_final if final else 1)

@@ -50,6 +50,7 @@ from vision.evidence import (
     FrameFusion,
     FusedDecision,
     margin,
+    over_the_possible,
     reason_code,
     tempered,
     top_guesses,
@@ -454,12 +455,16 @@ class PassFusion:
         if d.card in self.sure:
             return d
         weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
+        # the lead over the cards still possible, as the sum's own lead is
+        # taken (``over_the_possible``): a card the band ruled out is no rival
+        # here either (docs/vision.md, twenty-eighth pass)
+        rivals, needed = over_the_possible(weak, self._fusion.ruled_out(), self.reader.margin)
         i = CARD_CODES.index(d.card)
-        lead = float(weak[i] - np.delete(weak, i).max())
-        if lead >= self.reader.margin:
+        lead = float(rivals[i] - np.delete(rivals, i).max())
+        if lead >= needed:
             return d
         reason = (
-            f"only weak frames: {d.card} leads by {lead:.1f} nats, under {self.reader.margin:g},"
+            f"only weak frames: {d.card} leads by {lead:.1f} nats, under {needed:g},"
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)

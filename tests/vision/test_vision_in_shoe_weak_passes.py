@@ -3,9 +3,13 @@ alone) is named only when the card still leads by the pass margin once the
 frames of each index end count as correlated (``vision.evidence.tempered``,
 ``PassFusion``).  Every expected value is worked out by hand in the test's
 docstring from the evidence drawn here, with the shipped constants
-(``PASS_MARGIN`` 8, ``FRAME_MARGIN`` 7.5, ``FRAME_CORRELATION`` 0.42)."""
+(``PASS_MARGIN`` 8, ``FRAME_MARGIN`` 7.5, ``FRAME_CORRELATION`` 0.42).
+Since the twenty-eighth pass that lead is taken over the cards the band
+left possible, as the summed lead is (``vision.evidence.over_the_possible``)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,6 +17,7 @@ import pytest
 from vision.cards import CARD_CODES
 from vision.evidence import FRAME_CORRELATION, reason_code, tempered
 from vision.in_shoe import FRAME_MARGIN, PASS_MARGIN, InShoeReader, PassFusion
+from vision.in_shoe_body import LONE_PIP_RULES_OUT
 from vision.in_shoe_pose import MIDDLE
 from vision.recognizer import Reading
 
@@ -105,3 +110,39 @@ def test_a_frame_sure_alone_keeps_the_summed_lead() -> None:
     weak.add(Reading(None, 0.0, "colour", evidence=sure))
     weak.add(_frame({"7C": 0.0, "7S": -1.0}))
     assert weak.result().card is None
+
+
+def _lone_pip(reading: Reading) -> Reading:
+    """``reading`` from a frame whose band held a lone pip (its body rules out
+    every card but the aces, 2s and 3s)."""
+    return replace(reading, ruled_out=LONE_PIP_RULES_OUT, body_seen=True)
+
+
+def test_a_runner_up_the_band_ruled_out_is_no_rival_of_the_weak_frames() -> None:
+    """The twenty-eighth pass.  The ten frames of the first test (3S 0, 8S
+    -1.5, the rest -10), two of them with a lone pip in the band, which rules
+    8S out (``LONE_PIP_RULES_OUT``; two frames, ``VETO_FRAMES``).  The sum
+    leads by 100 over the cards still possible (A, 2 and 3 at -100).
+    Tempered (one end of ten frames, 4.78): 3S 0, 8S -3.14, the possible
+    rest -100 / 4.78 = -20.9.  Over every card, as before, the lead is 3.14 <
+    8: unsure.  Over the cards still possible, as the sum's own lead is
+    taken, it is 20.9 >= 8: 3S is named."""
+    fusion = PassFusion(InShoeReader())
+    for k in range(10):
+        frame = _frame({"3S": 0.0, "8S": -1.5})
+        fusion.add(_lone_pip(frame) if k in (3, 6) else frame)
+    assert fusion.result().card == "3S"
+
+
+def test_a_possible_runner_up_still_holds_the_weak_frames_back() -> None:
+    """The same ten frames, but leaning 3S 0, 8S -1.0, 2S -1.5: 8S, the
+    closest, is ruled out; 2S is not (a 2 prints a lone pip too).  Tempered,
+    3S leads 2S by 15 / 4.78 = 3.14 < 8 (over every card it led 8S by 10 /
+    4.78 = 2.09): unsure, and the reason gives the lead over 2S."""
+    fusion = PassFusion(InShoeReader())
+    for k in range(10):
+        frame = _frame({"3S": 0.0, "8S": -1.0, "2S": -1.5})
+        fusion.add(_lone_pip(frame) if k in (3, 6) else frame)
+    res = fusion.result()
+    assert res.card is None
+    assert res.reason.startswith("only weak frames: 3S leads by 3.1 nats, under 8,")
