@@ -7,7 +7,8 @@
 # (systemd-analyze verifies the units `pontoon-table setup` writes), mosquitto
 # (the floor tests run a real MQTT broker; openssl makes their certificates) and
 # postgresql (the floor's PostgreSQL store is tested against a real server the
-# tests start).
+# tests start), and fonts-levien-museum and fonts-levien-typoscript (fonts the
+# font-deck tests need the benchmarks to refuse).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,10 @@ command -v systemd-analyze >/dev/null || missing+=(systemd)
 [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
 command -v openssl >/dev/null || missing+=(openssl)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql)
+# two faces that cannot draw every index label: the font-deck tests check
+# that the benchmarks refuse them (tests/hardware_sim/test_cards_fontdeck.py)
+{ command -v fc-list >/dev/null && fc-list -q ":family=Museum"; } || missing+=(fonts-levien-museum)
+{ command -v fc-list >/dev/null && fc-list -q ":family=TypoScript"; } || missing+=(fonts-levien-typoscript)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
