@@ -443,7 +443,8 @@ class PassFusion:
     def _decide(self, *, final: bool) -> FusedDecision:
         """The fused decision, a card only when at least ``PASS_MIN_FRAMES``
         frames put it first on their own and, if no frame was sure of it
-        alone, it leads by the margin with each end's frames tempered."""
+        alone, it leads the cards still possible by the margin with each
+        end's frames tempered."""
         d = self._fusion.decide(final=final)
         if d.card is None:
             return d
