@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
-from vision.in_shoe import LONE_PIP, NO_PICTURE, InShoeReader
+from vision.in_shoe import LONE_PIP, NO_PICTURE, InShoeReader, PassFusion
 from vision.in_shoe_body import (
     BAND,
     COURTS,
@@ -253,3 +253,32 @@ def test_a_frame_naming_a_seven_over_a_lone_pip_is_unsure(
     assert named >= 1
     result = reader.read_pass(painted)
     assert result.card is None, result
+
+
+@pytest.mark.parametrize("design", ["builtin", "anglo"])
+def test_a_court_under_the_glare_fault_is_never_named_another_card(
+        reader: InShoeReader, design: str) -> None:
+    """The shoe's glare fault (``InShoeRenderer.fault("glare")``: a flood of
+    stray light over the window) washes a court's picture out of the band,
+    which then reads blank and rules the court's own card out (noticed in
+    the twenty-seventh pass).  The index is washed out too, so few frames
+    read it.  What must hold is that such a pass names no other card: the
+    few index frames lean to the court, the veto forbids it, and no other
+    card has the two witnesses a pass needs, so the pass is unsure, and
+    says why."""
+    renderer = InShoeRenderer(design, preset="normal", seed=5)
+    vetoed = 0
+    for code in ("QS", "KD", "JH"):
+        rng = np.random.default_rng(100)
+        plan = renderer.plan(code, rng, lead="bottom")
+        frames = [renderer.fault("glare", f, rng).image for f in renderer.render_pass(plan, rng)]
+        fusion = PassFusion(reader)
+        for f in frames:
+            fusion.push(f)
+        res = fusion.result()
+        assert res.card in (None, code), (design, code, res)
+        assert res.card is not None or res.reason, (design, code)
+        vetoed += res.reason.startswith(f"the card's pips rule out: {code}")
+    # the case this test is about happened: glare's blank band vetoed a court
+    # whose index frames were read (builtin: all three courts; anglo: two)
+    assert vetoed >= 2, design
