@@ -79,6 +79,7 @@ from vision_fontdeck import (  # noqa: E402
     FONTS,
     READ_FONTS,
     READ_FONTS_2,
+    READ_FONTS_3,
     TWENTIETH_FONTS,
     FontStyle,
     font_faces,
@@ -548,10 +549,11 @@ def main(argv: list[str] | None = None) -> int:
                     "of the held-out font groups already read) into NPZ and stop: the "
                     "eighteenth pass's extra training glyphs for train_glyph_cnn.py "
                     "(docs/vision.md, Eighteenth pass)")
-    ap.add_argument("--tier", type=int, choices=(3, 4), default=3,
+    ap.add_argument("--tier", type=int, choices=(3, 4, 5), default=3,
                     help="with --read-font-glyphs: 3 the eighteenth pass's faces "
                     "(vision_fontdeck.READ_FONTS), 4 the twentieth's (READ_FONTS_2 and "
-                    "TWENTIETH_FONTS; docs/vision.md, Twentieth pass)")
+                    "TWENTIETH_FONTS; docs/vision.md, Twentieth pass), 5 the twenty-ninth's "
+                    "(READ_FONTS_3)")
     ap.add_argument("--shard", default="0/1", metavar="K/N",
                     help="with --read-font-glyphs: the K-th of N slices of the faces "
                     "(run N at once, one a core)")
@@ -573,12 +575,12 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     if args.read_font_glyphs is not None:
         k, n = (int(v) for v in args.shard.split("/"))
-        tier_faces = READ_FONTS if args.tier == 3 else READ_FONTS_2 + TWENTIETH_FONTS
+        tier_faces = {3: READ_FONTS, 4: READ_FONTS_2 + TWENTIETH_FONTS, 5: READ_FONTS_3}[args.tier]
         faces = tier_faces[k::n]
         print(f"collecting glyphs of {len(faces)} faces, tier {args.tier} (shard {k}/{n}) ...",
               flush=True)
-        # (tier 3's seeds as they were; tier 4's shards draw other streams)
-        seed = args.seed + 1000 * k + (0 if args.tier == 3 else 500)
+        # (tier 3's seeds as they were; tier 4's and 5's shards draw other streams)
+        seed = args.seed + 1000 * k + {3: 0, 4: 500, 5: 700}[args.tier]
         data = collect(args.frames, seed, 0, args.tier, only_fonts=faces)
         np.savez_compressed(args.read_font_glyphs, **data)  # type: ignore[arg-type]
         print(f"wrote {args.read_font_glyphs}")

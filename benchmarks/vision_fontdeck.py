@@ -132,11 +132,13 @@ def font_families(more: int = 0) -> tuple[str, ...]:
     :data:`MORE_FONT_FAMILIES` (``--more-fonts``), 2 also
     :data:`EXTRA_FONT_FAMILIES` (``--extra-rank-fonts``), 3 also
     :data:`READ_FONT_FAMILIES` (``--read-font-glyphs``), 4 also
-    :data:`TWENTIETH_FONT_FAMILIES` (``--read-font-glyphs --tier 4``)."""
+    :data:`TWENTIETH_FONT_FAMILIES` (``--read-font-glyphs --tier 4``), 5 also
+    :data:`READ_FONT_FAMILIES_3` (``--tier 5``)."""
     return (TRAINING_FONT_FAMILIES + (MORE_FONT_FAMILIES if more >= 1 else ())
             + (EXTRA_FONT_FAMILIES if more >= 2 else ())
             + (READ_FONT_FAMILIES if more >= 3 else ())
-            + (TWENTIETH_FONT_FAMILIES if more >= 4 else ()))
+            + (TWENTIETH_FONT_FAMILIES if more >= 4 else ())
+            + (READ_FONT_FAMILIES_3 if more >= 5 else ()))
 
 
 def training_font_files(more: int = 0) -> list[str]:
@@ -362,12 +364,56 @@ TWENTIETH_FONTS = (
 )
 TWENTIETH_FONT_FAMILIES = tuple(dict.fromkeys(st.family for st in READ_FONTS_2 + TWENTIETH_FONTS))
 
+#: Twenty-ninth pass (``build_generic_profile.py --read-font-glyphs --tier 5``,
+#: the rank networks only; docs/vision.md "Twenty-ninth pass"): the faces of the
+#: fourteenth to twenty-first groups, read once and reported, in the weights
+#: they were read in: the display, pixel, brush and hand-lettered faces whose
+#: every frame the networks called "not a standard index".  The kept-out decks
+#: and the development decks stay out, so a change can still be judged on them;
+#: the twenty-second group (``TYPEFACE17_HELD_OUT``, made before this list) is
+#: what a new face gets.
+READ_FONTS_3 = (
+    # the fourteenth group (TYPEFACE9_HELD_OUT)
+    FontStyle("Berenika", "bold"), FontStyle("UnBatang", "bold"), FontStyle("Arapey"),
+    FontStyle("NanumGothic", "bold"), FontStyle("BIZ UDGothic", "bold"),
+    FontStyle("M PLUS 1", "bold"), FontStyle("Garuda", "bold"), FontStyle("okolaks", "bold"),
+    # the fifteenth group (TYPEFACE10_HELD_OUT)
+    FontStyle("IPAMincho"), FontStyle("Baekmuk Batang"), FontStyle("GNUTypewriter"),
+    FontStyle("Sawarabi Gothic"), FontStyle("Manjari", "bold"), FontStyle("Gayathri", "bold"),
+    FontStyle("Gemunu Libre", "bold"), FontStyle("Meera Inimai"),
+    # the sixteenth group (TYPEFACE11_HELD_OUT)
+    FontStyle("Klee One", "bold"), FontStyle("MotoyaLMaru"), FontStyle("Uroob"),
+    FontStyle("AR PL UMing CN"), FontStyle("Dyuthi"), FontStyle("BM DoHyeon"),
+    FontStyle("Oradano-mincho-GSRR"), FontStyle("cwTeXHeiBold"),
+    # the seventeenth group (TYPEFACE12_HELD_OUT)
+    FontStyle("Kinnari", "bold"), FontStyle("D2Coding"), FontStyle("Radis Sans"),
+    FontStyle("Solide Mirage"), FontStyle("Apropal"), FontStyle("RocknRoll One"),
+    FontStyle("Konatu"), FontStyle("TriodPostnaja"),
+    # the eighteenth group (TYPEFACE13_HELD_OUT)
+    FontStyle("Millimetre"), FontStyle("Blankenburg_UNZ1A"), FontStyle("Campania"),
+    FontStyle("DkgHandwriting"), FontStyle("Stick"), FontStyle("Yusei Magic"),
+    FontStyle("Havana"), FontStyle("Reggae One"),
+    # the nineteenth group (TYPEFACE14_HELD_OUT)
+    FontStyle("Crystal"), FontStyle("GFS Theokritos"), FontStyle("IM FELL DW Pica"),
+    FontStyle("KouzanBrushFont"), FontStyle("DSEG14 Classic"), FontStyle("Jekyll BRK"),
+    FontStyle("Larkspur BRK"), FontStyle("Aegean"),
+    # the twentieth group (TYPEFACE15_HELD_OUT)
+    FontStyle("Fantasma"), FontStyle("Purisa"), FontStyle("Jessen"),
+    FontStyle("Nanum Brush Script"), FontStyle("UnPilgi"), FontStyle("Gidugu"),
+    # the twenty-first group (TYPEFACE16_HELD_OUT)
+    FontStyle("Ferrite Core DX"), FontStyle("BabelStone Modern"), FontStyle("YOzS"),
+    FontStyle("Because We Learn"), FontStyle("Because We Build"), FontStyle("Unifont"),
+    FontStyle("MisakiGothic"),
+)
+READ_FONT_FAMILIES_3 = tuple(dict.fromkeys(st.family for st in READ_FONTS_3))
+
 
 def fonts(more: int = 0) -> tuple[FontStyle, ...]:
     """The index faces of a build (``more`` as in :func:`font_families`)."""
     return (FONTS + (MORE_FONTS if more >= 1 else ()) + (EXTRA_FONTS if more >= 2 else ())
             + (READ_FONTS if more >= 3 else ())
-            + (READ_FONTS_2 + TWENTIETH_FONTS if more >= 4 else ()))
+            + (READ_FONTS_2 + TWENTIETH_FONTS if more >= 4 else ())
+            + (READ_FONTS_3 if more >= 5 else ()))
 
 
 assert {st.family for st in FONTS} <= set(TRAINING_FONT_FAMILIES), "a FONTS family is not trained"
@@ -375,3 +421,4 @@ assert {st.family for st in MORE_FONTS} <= set(MORE_FONT_FAMILIES)
 assert {st.family for st in EXTRA_FONTS} <= set(EXTRA_FONT_FAMILIES)
 assert not set(READ_FONT_FAMILIES) & {st.family for st in FONTS + MORE_FONTS + EXTRA_FONTS}
 assert not set(TWENTIETH_FONT_FAMILIES) & {st.family for st in fonts(3)}
+assert not set(READ_FONT_FAMILIES_3) & {st.family for st in fonts(4)}
