@@ -16,7 +16,8 @@
 # from Debian; pinned, checked by sha256, their card folders unpacked into
 # .cache/cards): the fifth held-out group (vision_split.py BITMAP_HELD_OUT,
 # read by `--bitmap`).
-# And the training fonts of the eleventh pass's candidate model
+# And the training fonts of the twentieth pass's rank networks (TWENTIETH_FONTS,
+# which the twenty-ninth pass trains on too) and of the eleventh pass's candidate model
 # (build_generic_profile.py --more-fonts, vision_fontdeck.py MORE_FONT_FAMILIES;
 # it stops if one is missing) and of the fifteenth pass's (--extra-rank-fonts,
 # EXTRA_FONT_FAMILIES) and the kept-out typeface stress decks
@@ -120,7 +121,18 @@ for pair in "Yanone Kaffeesatz:fonts-yanone-kaffeesatz" "PT Sans Narrow:fonts-pa
         "Gidugu:fonts-teluguvijayam" \
         "Ferrite Core DX:fonts-ferrite-core" "BabelStone Modern:fonts-babelstone-modern" \
         "YOzS:fonts-yozvox-yozfont-standard-kana" "Because We Learn:fonts-bwht" \
-        "Because We Build:fonts-bwht" "Unifont:fonts-unifont" "MisakiGothic:fonts-misaki"; do
+        "Because We Build:fonts-bwht" "Unifont:fonts-unifont" "MisakiGothic:fonts-misaki" \
+        "eurofurence:fonts-eurofurence" "Routed Gothic:fonts-routed-gothic" \
+        "Caslon:fonts-georgewilliams" "Cupola:fonts-georgewilliams" \
+        "GWMonospace:fonts-georgewilliams" "STIXGeneral:fonts-stix" \
+        "Isabella:fonts-isabella" "femkeklaver:fonts-femkeklaver" \
+        "Ecolier_court:fonts-ecolier-court" "Tomson Talks:fonts-tomsontalks" \
+        "Dancing Script:fonts-dancingscript" "Kaushan Script:fonts-kaushanscript" \
+        "StayPuft:fonts-staypuft" "Rufscript:fonts-rufscript" "Le Murmure:fonts-le-murmure" \
+        "Compagnon:fonts-compagnon" "Lemonada:fonts-lemonada" \
+        "GFS Artemisia:fonts-gfs-artemisia" "Summersby:fonts-summersby" \
+        "Train One:fonts-train" "Leckerli One:fonts-leckerli-one" \
+        "National Park:fonts-national-park" "Engadget:fonts-engadget"; do
     command -v fc-list >/dev/null && fc-list -q ":family=${pair%%:*}" || missing+=("${pair#*:}")
 done
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)

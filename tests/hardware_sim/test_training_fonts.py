@@ -146,6 +146,7 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
     split = _benchmark("vision_split")
     script = (ROOT / "scripts" / "bench_fonts.sh").read_text()
     families = (*fonts.MORE_FONT_FAMILIES, *fonts.EXTRA_FONT_FAMILIES,
+                *fonts.TWENTIETH_FONT_FAMILIES,
                 *(n.removeprefix("font:").split("/")[0]
                   for n in (*split.FONT_STRESS, *split.TYPEFACE_HELD_OUT,
                             *split.TYPEFACE2_HELD_OUT, *split.TYPEFACE3_HELD_OUT,
@@ -192,6 +193,31 @@ def test_the_twentieth_pass_faces_hold_no_unread_kept_out_or_development_face() 
                                  "font:Solothurn", "font:Oldania ADF Std")}
     assert not trained & kept
     assert len(fonts.READ_FONTS_2) == 21 and len(fonts.TWENTIETH_FONTS) == 23
+
+
+def test_the_twenty_ninth_pass_faces_are_the_read_groups_and_no_judging_face() -> None:
+    """The twenty-ninth pass's networks (``fonts(5)``) train on the fourteenth to
+    twenty-first groups' faces, read once and reported, and on nothing that
+    judges them: the twenty-second group (unread), the kept-out decks and the
+    development decks.  The read groups are listed here from vision_split, the
+    training list by hand in vision_fontdeck: the two must agree face for face."""
+    fonts = _benchmark("vision_fontdeck")
+    split = _benchmark("vision_split")
+    read = [(_family(n), n.endswith("/bold"))
+            for group in (split.TYPEFACE9_HELD_OUT, split.TYPEFACE10_HELD_OUT,
+                          split.TYPEFACE11_HELD_OUT, split.TYPEFACE12_HELD_OUT,
+                          split.TYPEFACE13_HELD_OUT, split.TYPEFACE14_HELD_OUT,
+                          split.TYPEFACE15_HELD_OUT, split.TYPEFACE16_HELD_OUT)
+            for n in group]
+    styles = [(st.family.lower(), st.weight == "bold") for st in fonts.READ_FONTS_3]
+    assert styles == read and len(styles) == 61
+    judging = {_family(n) for n in (*split.TYPEFACE17_HELD_OUT, *split.FONT_STRESS,
+                                    "font:Solothurn", "font:Oldania ADF Std")}
+    assert not judging & {st.family.lower() for st in fonts.fonts(5)}
+    assert fonts.fonts(5) == fonts.fonts(4) + fonts.READ_FONTS_3
+    # every face a rebuild draws names the package that installs it
+    assert not [f for f in (*fonts.READ_FONT_FAMILIES, *fonts.TWENTIETH_FONT_FAMILIES,
+                            *fonts.READ_FONT_FAMILIES_3) if not FONT_PACKAGES.get(f)]
 
 
 def test_every_installed_held_out_face_maps_every_index_label() -> None:
