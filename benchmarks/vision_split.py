@@ -717,6 +717,34 @@ TYPEFACE17_HELD_OUT = (
     "font:Amatic SC",                 # @expo-google-fonts/amatic-sc@0.4.2
 )
 
+#: Eighteenth typeface held-out group (the twenty-third), made on 2026-12-06
+#: at the start of the twenty-ninth pass, before any figure of that pass and
+#: before the twenty-second group's read, so that the pass after it has an
+#: unread group from its start.  Like the twenty-second, Google Fonts from the
+#: npm registry as the ``@expo-google-fonts`` packages ship them (static
+#: TrueType files, versions pinned; ``scripts/bench_fonts.sh`` installs them
+#: for the user).  Chosen by name, package and one sheet of their index labels
+#: only (to see a face's kind and that its letters are its own), none trained
+#: on nor read, none a clone or a cousin of a trained or read face (passed
+#: over: Pacifico, Leckerli One's kin, trained; Great Vibes, a formal script
+#: whose J and I are one shape, Isabella's kin; Monoton, an inline display
+#: face no index would be printed in).  A condensed comic-book capital
+#: (Bangers), a squared techno face (Orbitron), a round schoolroom hand
+#: (Indie Flower), a stencil (Black Ops One), an 8-by-8 arcade pixel face
+#: (Press Start 2P), a calligraphic text serif (Lora) and a slanted marker
+#: hand (Kalam).
+#: READ ONCE, at the end of a pass (``--typefaces18``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE18_HELD_OUT = (
+    "font:Bangers",                   # @expo-google-fonts/bangers@0.4.1
+    "font:Orbitron",                  # @expo-google-fonts/orbitron@0.4.2
+    "font:Indie Flower",              # @expo-google-fonts/indie-flower@0.4.1
+    "font:Black Ops One",             # @expo-google-fonts/black-ops-one@0.4.1
+    "font:Press Start 2P",            # @expo-google-fonts/press-start-2p@0.4.1
+    "font:Lora",                      # @expo-google-fonts/lora@0.4.2
+    "font:Kalam",                     # @expo-google-fonts/kalam@0.4.1
+)
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -894,6 +922,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces15": TYPEFACE15_HELD_OUT,
     "--typefaces16": TYPEFACE16_HELD_OUT,
     "--typefaces17": TYPEFACE17_HELD_OUT,
+    "--typefaces18": TYPEFACE18_HELD_OUT,
 }
 
 
@@ -957,6 +986,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read); stops with the apt-get line if a font is missing"),
     "--typefaces17": (TYPEFACE17_HELD_OUT, "the seventeenth typeface held-out group "
                       "(TYPEFACE17_HELD_OUT, made 2026-12-05 before the twenty-first group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces18": (TYPEFACE18_HELD_OUT, "the eighteenth typeface held-out group "
+                      "(TYPEFACE18_HELD_OUT, made 2026-12-06 before the twenty-second group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

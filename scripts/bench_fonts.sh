@@ -35,8 +35,9 @@
 # (TYPEFACE13_HELD_OUT, `--typefaces13`), the nineteenth's
 # (TYPEFACE14_HELD_OUT, `--typefaces14`), the twentieth's
 # (TYPEFACE15_HELD_OUT, `--typefaces15`), the twenty-first's
-# (TYPEFACE16_HELD_OUT, `--typefaces16`) and the twenty-second's
-# (TYPEFACE17_HELD_OUT, `--typefaces17`): Google Fonts from the npm registry
+# (TYPEFACE16_HELD_OUT, `--typefaces16`), the twenty-second's
+# (TYPEFACE17_HELD_OUT, `--typefaces17`) and the twenty-third's
+# (TYPEFACE18_HELD_OUT, `--typefaces18`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -152,7 +153,8 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second group's faces (TYPEFACE17_HELD_OUT, --typefaces17): Google
+# the twenty-second and twenty-third groups' faces (TYPEFACE17_HELD_OUT,
+# --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -160,7 +162,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Josefin Sans:npm:@expo-google-fonts/josefin-sans@0.4.2"
            "Cinzel:npm:@expo-google-fonts/cinzel@0.4.2"
            "Caveat:npm:@expo-google-fonts/caveat@0.4.2"
-           "Amatic SC:npm:@expo-google-fonts/amatic-sc@0.4.2")
+           "Amatic SC:npm:@expo-google-fonts/amatic-sc@0.4.2"
+           "Bangers:npm:@expo-google-fonts/bangers@0.4.1"
+           "Orbitron:npm:@expo-google-fonts/orbitron@0.4.2"
+           "Indie Flower:npm:@expo-google-fonts/indie-flower@0.4.1"
+           "Black Ops One:npm:@expo-google-fonts/black-ops-one@0.4.1"
+           "Press Start 2P:npm:@expo-google-fonts/press-start-2p@0.4.1"
+           "Lora:npm:@expo-google-fonts/lora@0.4.2"
+           "Kalam:npm:@expo-google-fonts/kalam@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -182,3 +191,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --npm --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces17 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces18 --dry-run

@@ -252,6 +252,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Cinzel": "npm:@expo-google-fonts/cinzel@0.4.2",
     "Caveat": "npm:@expo-google-fonts/caveat@0.4.2",
     "Amatic SC": "npm:@expo-google-fonts/amatic-sc@0.4.2",
+    # the twenty-third held-out group (TYPEFACE18_HELD_OUT): npm packages, likewise
+    "Bangers": "npm:@expo-google-fonts/bangers@0.4.1",
+    "Orbitron": "npm:@expo-google-fonts/orbitron@0.4.2",
+    "Indie Flower": "npm:@expo-google-fonts/indie-flower@0.4.1",
+    "Black Ops One": "npm:@expo-google-fonts/black-ops-one@0.4.1",
+    "Press Start 2P": "npm:@expo-google-fonts/press-start-2p@0.4.1",
+    "Lora": "npm:@expo-google-fonts/lora@0.4.2",
+    "Kalam": "npm:@expo-google-fonts/kalam@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -66,6 +66,8 @@ def _split() -> ModuleType:
     ("font:Because We Build", "--typefaces16"),
     ("font:Cinzel", "--typefaces17"),
     ("font:Amatic SC", "--typefaces17"),
+    ("font:Press Start 2P", "--typefaces18"),
+    ("font:Lora", "--typefaces18"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
