@@ -76,7 +76,7 @@ def clean_corners(image: Image, quad: Quad) -> list[IndexGlyphs]:
     """The index corners of the card outlined by ``quad`` that read as an
     index (no template from a last try's guessed split: weak evidence, not
     the deck's print)."""
-    return [g for g in card_corners(image, quad, red_apart=True)
+    return [g for g in card_corners(image, quad, clean_scan=True)
             if g is not None and not g.last_try]
 
 
@@ -110,7 +110,7 @@ def face_body(image: Image) -> BodyReading:
     quad = face_quad(image)
     if quad is None:
         return SILENT
-    corners = card_corners(image, quad, red_apart=True)
+    corners = card_corners(image, quad, clean_scan=True)
     boxes = [index_box_in_card(g.box, k) for k, g in enumerate(corners)
              if g is not None and not g.last_try and g.box is not None]
     generic = Recognizer()

@@ -134,16 +134,16 @@ def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray
 
 
 def read_corner(
-    patch: npt.NDArray[np.uint8], corner: int, *, turned: bool = False, red_apart: bool = False
+    patch: npt.NDArray[np.uint8], corner: int, *, turned: bool = False, clean_scan: bool = False
 ) -> IndexGlyphs | None:
     """:func:`read_patch` of corner patch ``corner``.  A right-hand corner (2, 3)
     is searched mirrored, so the index is looked for against the card's edge
     as on the left, and its glyphs are turned back the right way round.
     ``turned``: read the index as printed the other way up (see ``read_patch``)."""
     if corner < 2:
-        g = read_patch(patch, turned=turned, red_apart=red_apart)
+        g = read_patch(patch, turned=turned, clean_scan=clean_scan)
         return None if g is None else replace(g, corner=corner)
-    g = read_patch(np.ascontiguousarray(patch[:, ::-1]), turned=turned, red_apart=red_apart)
+    g = read_patch(np.ascontiguousarray(patch[:, ::-1]), turned=turned, clean_scan=clean_scan)
     if g is None:
         return None
     box = g.box
@@ -186,18 +186,18 @@ def runs_outside(
 
 
 def card_corners(
-    frame: npt.NDArray[np.uint8], quad: Quad, *, red_apart: bool = False
+    frame: npt.NDArray[np.uint8], quad: Quad, *, clean_scan: bool = False
 ) -> Iterator[IndexGlyphs | None]:
     """The card's index corners, read lazily: the top-left and the turned
     bottom-right first; only when neither shows an index, the top-right and the
     turned bottom-left (a deck with a single index at the top-right).  A deck
     with four indices is read from the first two like any other.
-    ``red_apart``: calibration's clean images only (see :func:`read_patch`)."""
+    ``clean_scan``: calibration's clean images only (see :func:`read_patch`)."""
     found = False
     for corner in CORNERS:
         if corner == 2 and found:
             return
-        g = read_corner(corner_patch(frame, quad, corner), corner, red_apart=red_apart)
+        g = read_corner(corner_patch(frame, quad, corner), corner, clean_scan=clean_scan)
         # (a last try's corner is no index found: the other pair is read as before)
         found = found or (g is not None and not g.last_try)
         yield g
@@ -290,7 +290,8 @@ EDGE = 2
 
 
 def _boxes(
-    mask: npt.NDArray[np.uint8], edge: int = 0, joined: list[_Box] | None = None
+    mask: npt.NDArray[np.uint8], edge: int = 0, joined: list[_Box] | None = None,
+    *, clean_scan: bool = False,
 ) -> tuple[npt.NDArray[np.int32], list[_Box]] | None:
     """The mask's blobs that may be glyphs.  ``edge``: card units along the
     left and top edges blanked first (``EDGE``); -1: the card's printed
@@ -302,7 +303,11 @@ def _boxes(
     may cut a large glyph printed across it); ``BODY_CUT`` (-3): the same,
     outline or not, and then the body art cut away (``cut_body_art``; None
     when there is none).  ``joined``: collects every blob that may be a rank
-    and sign joined (``vision.index_stacked.may_part``), kept or not."""
+    and sign joined (``vision.index_stacked.may_part``), kept or not.
+    ``clean_scan``: a calibration image, where a sliver of table along the
+    top is wide and one along the left tall, so a "1" printed against the top
+    side stands; on a camera frame any thin mark along an edge is dropped
+    (the live reader as it was judged)."""
     left = top = edge
     roof = CROP_H  # anything touching both edges is the roof
     if edge == BODY_CUT:
@@ -345,7 +350,10 @@ def _boxes(
         at_left, at_top = x <= left, y <= top
         if at_left and at_top and w <= roof and h <= roof:
             continue  # table showing through the rounded corner
-        if (at_left or at_top) and max(w, h) > 4 * min(w, h):
+        if clean_scan:
+            if (at_left and h > 4 * w) or (at_top and w > 4 * h):
+                continue  # a sliver of table along the edge (a "1" stands across it)
+        elif (at_left or at_top) and max(w, h) > 4 * min(w, h):
             continue  # a sliver of table along the edge
         if area < 0.12 * w * h and max(w, h) > 20:
             continue  # thin decorative lines
@@ -616,15 +624,15 @@ def _split_faint(
 
 
 def read_patch(
-    patch: npt.NDArray[np.uint8], *, turned: bool = False, red_apart: bool = False
+    patch: npt.NDArray[np.uint8], *, turned: bool = False, clean_scan: bool = False
 ) -> IndexGlyphs | None:
     """Split one upright index patch (BGR, or BGRA: alpha ignored) into glyphs;
     None when it shows no index.  ``turned``: the index in the patch is taken
     as printed the other way up (``_split_turned``), and its glyphs are
-    turned half a turn back upright.  ``red_apart``: when nothing else found
-    an index, a red one is split from the corner's red ink alone
-    (:func:`_red_only`); calibration asks for it on its clean images, the
-    live reader never does."""
+    turned half a turn back upright.  ``clean_scan``: a calibration image,
+    where a thin mark against the top side may be a "1" (``_boxes``) and,
+    when nothing else found an index, a red one is split from the corner's
+    red ink alone (:func:`_red_only`); the live reader never asks for it."""
     b, g, r = cv2.split(patch)[:3]
     raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     if _too_dark(raw):
@@ -656,7 +664,7 @@ def read_patch(
     joined: list[float] = []  # the levels with a blob that may be rank and sign joined
     for edge, thr in tries:
         tall: list[_Box] | None = [] if LAST_TRIES and edge == 0 and not turned else None
-        got = _boxes(_ink_mask(minch, thr), edge, tall)
+        got = _boxes(_ink_mask(minch, thr), edge, tall, clean_scan=clean_scan)
         if got is None:
             continue
         labels, boxes = got
@@ -674,7 +682,7 @@ def read_patch(
                 if cut is not None:
                     labels, boxes, found = cut
             break
-    if found is None and red_apart and not turned:
+    if found is None and clean_scan and not turned:
         red = _red_only(patch, raw, minch, first)
         if red is not None:
             labels, boxes, found = red
