@@ -22,7 +22,7 @@ from vision.adapt import fit_head
 from vision.blurred import BLUR_LEVELS, BlurLevel, blurred_glyphs
 from vision.body_likeness import faces_of, thumb_of
 from vision.cards import CARD_CODES, normalise_code
-from vision.detect import find_card
+from vision.detect import Quad, find_card, order_quad, spans_picture
 from vision.empty_places import paper_view
 from vision.glyph_model import glyph_model
 from vision.index import IndexGlyphs, card_corners
@@ -63,14 +63,42 @@ def face_glyphs(
     extra templates a profile matches blurred frames with."""
     from vision.recognizer import Recognizer
 
-    det = find_card(image)
-    if det is None:
+    quad = face_quad(image)
+    if quad is None:
         return [], []
     generic = Recognizer()
-    # (no template from a last try's guessed split: weak evidence, not the deck's print)
-    read = [g for g in card_corners(image, det.quad) if g is not None and not g.last_try]
+    read = clean_corners(image, quad)
     printed = [generic.as_printed(g) for g in read]
-    return printed, blurred_glyphs(image, det.quad, read, printed, levels)
+    return printed, blurred_glyphs(image, quad, read, printed, levels)
+
+
+def clean_corners(image: Image, quad: Quad) -> list[IndexGlyphs]:
+    """The index corners of the card outlined by ``quad`` that read as an
+    index (no template from a last try's guessed split: weak evidence, not
+    the deck's print)."""
+    return [g for g in card_corners(image, quad, clean_scan=True)
+            if g is not None and not g.last_try]
+
+
+def face_quad(image: Image) -> Quad | None:
+    """The outline a calibration image's card is read by.
+
+    A clean scan fills the picture, and where its art runs to the card's
+    edge (a Paris court's) the paper's white ring is cut into pieces: the
+    outline ``find_card`` gives is then one piece, or nothing, and its
+    corners hold art.  So when that outline does not span the picture, the
+    picture itself is tried as the card too, and taken when its corners
+    read more indices than the outline's.  A photograph of a card on a
+    table shows table in the picture's corners, and its outline stands.
+    Calibration only: the live reader never sees a scan."""
+    det = find_card(image)
+    found = None if det is None else det.quad
+    if found is not None and spans_picture(found, image.shape[:2]):
+        return found
+    h, w = image.shape[:2]
+    whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
+    outline_reads = 0 if found is None else len(clean_corners(image, found))
+    return whole if len(clean_corners(image, whole)) > outline_reads else found
 
 
 def face_body(image: Image) -> BodyReading:
@@ -79,20 +107,21 @@ def face_body(image: Image) -> BodyReading:
     learned from."""
     from vision.recognizer import Recognizer
 
-    det = find_card(image)
-    if det is None:
+    quad = face_quad(image)
+    if quad is None:
         return SILENT
-    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(card_corners(image, det.quad))
+    corners = card_corners(image, quad, clean_scan=True)
+    boxes = [index_box_in_card(g.box, k) for k, g in enumerate(corners)
              if g is not None and not g.last_try and g.box is not None]
     generic = Recognizer()
-    return read_body(image, det.quad, boxes, generic.model, generic._ink_fits)
+    return read_body(image, quad, boxes, generic.model, generic._ink_fits)
 
 
 def face_thumb(image: Image) -> npt.NDArray[np.float32] | None:
     """The body of the card in ``image`` as ``vision.body_likeness`` compares
     it (None: no card, or no clear body)."""
-    det = find_card(image)
-    view = None if det is None else paper_view(image, det.quad)
+    quad = face_quad(image)
+    view = None if quad is None else paper_view(image, quad)
     return None if view is None else thumb_of(view)
 
 

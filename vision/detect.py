@@ -415,10 +415,16 @@ def _side_steps(white: npt.NDArray[Any], quad: Quad) -> list[float | None]:
 
 
 def _scan(white: npt.NDArray[Any], quad: Quad) -> bool:
-    """Whether the outline spans the picture, each of its corners within
-    ``SCAN_CORNER`` of the picture's long side from one of the picture's
-    corners: a clean scan of a card, not a card on a table."""
-    h, w = white.shape
+    """Whether the outline spans the picture (:func:`spans_picture`): a clean
+    scan of a card, not a card on a table."""
+    return spans_picture(quad, white.shape[:2])
+
+
+def spans_picture(quad: Quad, shape: tuple[int, ...]) -> bool:
+    """Whether ``quad`` spans a picture of ``shape`` (height, width), each of
+    its corners within ``SCAN_CORNER`` of the picture's long side from one of
+    the picture's corners."""
+    h, w = shape[:2]
     corners = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
     d = np.linalg.norm(quad.astype(np.float64)[:, None, :] - corners[None, :, :], axis=2)
     return bool((d.min(axis=0) <= SCAN_CORNER * max(h, w)).all())

@@ -25,10 +25,11 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detect import Quad
+from vision.index_loop import loop_height as loop_height
 from vision.index_marks import rank_tail, wide_ten
 from vision.index_mask import CROP_H as CROP_H
 from vision.index_mask import CROP_W as CROP_W
-from vision.index_mask import ROOF, cut_body_art, strip_border, strip_outline
+from vision.index_mask import ROOF, cut_body_art, red_ink, strip_border, strip_outline
 from vision.index_stacked import SUIT_OVER_RANK, cut_stacked, may_part
 
 CARD_W, CARD_H = 200, 300
@@ -133,16 +134,16 @@ def corner_patches(frame: npt.NDArray[np.uint8], quad: Quad) -> list[npt.NDArray
 
 
 def read_corner(
-    patch: npt.NDArray[np.uint8], corner: int, *, turned: bool = False
+    patch: npt.NDArray[np.uint8], corner: int, *, turned: bool = False, clean_scan: bool = False
 ) -> IndexGlyphs | None:
     """:func:`read_patch` of corner patch ``corner``.  A right-hand corner (2, 3)
     is searched mirrored, so the index is looked for against the card's edge
     as on the left, and its glyphs are turned back the right way round.
     ``turned``: read the index as printed the other way up (see ``read_patch``)."""
     if corner < 2:
-        g = read_patch(patch, turned=turned)
+        g = read_patch(patch, turned=turned, clean_scan=clean_scan)
         return None if g is None else replace(g, corner=corner)
-    g = read_patch(np.ascontiguousarray(patch[:, ::-1]), turned=turned)
+    g = read_patch(np.ascontiguousarray(patch[:, ::-1]), turned=turned, clean_scan=clean_scan)
     if g is None:
         return None
     box = g.box
@@ -185,17 +186,18 @@ def runs_outside(
 
 
 def card_corners(
-    frame: npt.NDArray[np.uint8], quad: Quad
+    frame: npt.NDArray[np.uint8], quad: Quad, *, clean_scan: bool = False
 ) -> Iterator[IndexGlyphs | None]:
     """The card's index corners, read lazily: the top-left and the turned
     bottom-right first; only when neither shows an index, the top-right and the
     turned bottom-left (a deck with a single index at the top-right).  A deck
-    with four indices is read from the first two like any other."""
+    with four indices is read from the first two like any other.
+    ``clean_scan``: calibration's clean images only (see :func:`read_patch`)."""
     found = False
     for corner in CORNERS:
         if corner == 2 and found:
             return
-        g = read_corner(corner_patch(frame, quad, corner), corner)
+        g = read_corner(corner_patch(frame, quad, corner), corner, clean_scan=clean_scan)
         # (a last try's corner is no index found: the other pair is read as before)
         found = found or (g is not None and not g.last_try)
         yield g
@@ -288,7 +290,8 @@ EDGE = 2
 
 
 def _boxes(
-    mask: npt.NDArray[np.uint8], edge: int = 0, joined: list[_Box] | None = None
+    mask: npt.NDArray[np.uint8], edge: int = 0, joined: list[_Box] | None = None,
+    *, clean_scan: bool = False,
 ) -> tuple[npt.NDArray[np.int32], list[_Box]] | None:
     """The mask's blobs that may be glyphs.  ``edge``: card units along the
     left and top edges blanked first (``EDGE``); -1: the card's printed
@@ -300,7 +303,11 @@ def _boxes(
     may cut a large glyph printed across it); ``BODY_CUT`` (-3): the same,
     outline or not, and then the body art cut away (``cut_body_art``; None
     when there is none).  ``joined``: collects every blob that may be a rank
-    and sign joined (``vision.index_stacked.may_part``), kept or not."""
+    and sign joined (``vision.index_stacked.may_part``), kept or not.
+    ``clean_scan``: a calibration image, where a sliver of table along the
+    top is wide and one along the left tall, so a "1" printed against the top
+    side stands; on a camera frame any thin mark along an edge is dropped
+    (the live reader as it was judged)."""
     left = top = edge
     roof = CROP_H  # anything touching both edges is the roof
     if edge == BODY_CUT:
@@ -343,7 +350,10 @@ def _boxes(
         at_left, at_top = x <= left, y <= top
         if at_left and at_top and w <= roof and h <= roof:
             continue  # table showing through the rounded corner
-        if (at_left or at_top) and max(w, h) > 4 * min(w, h):
+        if clean_scan:
+            if (at_left and h > 4 * w) or (at_top and w > 4 * h):
+                continue  # a sliver of table along the edge (a "1" stands across it)
+        elif (at_left or at_top) and max(w, h) > 4 * min(w, h):
             continue  # a sliver of table along the edge
         if area < 0.12 * w * h and max(w, h) > 20:
             continue  # thin decorative lines
@@ -613,11 +623,16 @@ def _split_faint(
     return labels, boxes, found
 
 
-def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGlyphs | None:
+def read_patch(
+    patch: npt.NDArray[np.uint8], *, turned: bool = False, clean_scan: bool = False
+) -> IndexGlyphs | None:
     """Split one upright index patch (BGR, or BGRA: alpha ignored) into glyphs;
     None when it shows no index.  ``turned``: the index in the patch is taken
     as printed the other way up (``_split_turned``), and its glyphs are
-    turned half a turn back upright."""
+    turned half a turn back upright.  ``clean_scan``: a calibration image,
+    where a thin mark against the top side may be a "1" (``_boxes``) and,
+    when nothing else found an index, a red one is split from the corner's
+    red ink alone (:func:`_red_only`); the live reader never asks for it."""
     b, g, r = cv2.split(patch)[:3]
     raw = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     if _too_dark(raw):
@@ -649,7 +664,7 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
     joined: list[float] = []  # the levels with a blob that may be rank and sign joined
     for edge, thr in tries:
         tall: list[_Box] | None = [] if LAST_TRIES and edge == 0 and not turned else None
-        got = _boxes(_ink_mask(minch, thr), edge, tall)
+        got = _boxes(_ink_mask(minch, thr), edge, tall, clean_scan=clean_scan)
         if got is None:
             continue
         labels, boxes = got
@@ -667,6 +682,10 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
                 if cut is not None:
                     labels, boxes, found = cut
             break
+    if found is None and clean_scan and not turned:
+        red = _red_only(patch, raw, minch, first)
+        if red is not None:
+            labels, boxes, found = red
     if found is None and whole:
         # (each only where the whole mask has a blob it could take: most
         # corners that reach here, card backs and covered ones, have none)
@@ -733,6 +752,18 @@ def read_patch(patch: npt.NDArray[np.uint8], *, turned: bool = False) -> IndexGl
     )
 
 
+def _red_only(
+    patch: npt.NDArray[np.uint8], raw: npt.NDArray[np.uint8], minch: npt.NDArray[np.uint8],
+    thr: float,
+) -> tuple[npt.NDArray[np.int32], list[_Box], tuple[list[int], _Box]] | None:
+    """The index split from the corner's red ink alone (``index_mask.red_ink``),
+    at level ``thr``: calibration's clean images only."""
+    red = red_ink(patch, percentiles(raw, 0.92)[0])
+    got = None if red is None else _boxes(_ink_mask(minch, thr) & red, 0)
+    found = None if got is None else _split(got[1])
+    return None if got is None or found is None else (got[0], got[1], found)
+
+
 #: ``raw`` is too dark to read when its 92nd percentile is below this level
 _DARK_LEVEL, _LIT_SHARE = 40, 0.92
 
@@ -764,33 +795,3 @@ def _masked(
 ) -> FloatArray:
     """The glyph's own ink inside its box ``[y0:y1, x0:x1]`` (other marks blanked)."""
     return np.where(keep[y0:y1, x0:x1], ink[y0:y1, x0:x1], 0.0).astype(np.float32)
-
-
-def loop_height(rank_ink: FloatArray) -> float | None:
-    """Where the rank glyph's largest closed loop sits, from its top (0) to its
-    bottom (1); None when it has no clear loop (blur closed it, or the glyph
-    has none).  A 6 has its loop low, a 9 high, in any typeface: the index's
-    geometry (rank above suit, at the card's corner) fixes which way is up, so
-    this tells them apart whatever the glyphs look like."""
-    h, w = rank_ink.shape
-    if h < 8 or w < 4:
-        return None
-    mask = cv2.copyMakeBorder(np.asarray(rank_ink > 0.5, np.uint8), 1, 1, 1, 1,
-                              cv2.BORDER_CONSTANT, value=0)
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return None
-    best, best_area = None, 0.0
-    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent < 0:
-            continue  # an outer outline, not a hole
-        area = cv2.contourArea(c)
-        if area > best_area:
-            best, best_area = c, area
-    # a hole of a couple of pixels is a JPEG speck in a thick stroke, not a loop
-    if best is None or best_area < max(2.0, 0.015 * h * w):
-        return None
-    m = cv2.moments(best)
-    if m["m00"] <= 0:
-        return None
-    return float((m["m01"] / m["m00"] - 1) / h)

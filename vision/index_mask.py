@@ -219,3 +219,22 @@ def _opened(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.N
         ),
         np.uint8,
     )
+
+
+#: red ink: red over green and blue by this share of the paper's level (as
+#: ``vision.recognizer.RED_INK`` tells a red suit's ink)
+RED_OVER = 0.22
+
+
+def red_ink(patch: npt.NDArray[np.uint8], lit: float) -> npt.NDArray[np.uint8] | None:
+    """The corner's red ink as a 0/1 mask (None: none), ``lit`` its paper's level.
+    A red index whose sign touches black art (a Paris king's heart on the
+    outline of his sword) is one blob with the art in the ink mask, running
+    off the patch, and every other try drops it; the art's black and the
+    index's red are apart in colour.  Only on calibration's clean images
+    (``index.read_patch``'s ``red_apart``): on a camera frame a red cast or a
+    red cloth would make red ink of anything, and the live reader stays as it
+    was judged."""
+    b, g, r = (c.astype(np.int16) for c in cv2.split(patch)[:3])
+    red = np.asarray((r - np.maximum(b, g)) > RED_OVER * lit, np.uint8)
+    return red if cv2.countNonZero(red) else None
