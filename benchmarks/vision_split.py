@@ -745,6 +745,34 @@ TYPEFACE18_HELD_OUT = (
     "font:Kalam",                     # @expo-google-fonts/kalam@0.4.1
 )
 
+#: Nineteenth typeface held-out group (the twenty-fourth), made on 2026-12-06
+#: in the thirtieth pass, before the twenty-third group's read, so that the
+#: pass after it has an unread group from its start.  Like the twenty-second
+#: and twenty-third, Google Fonts from the npm registry as the
+#: ``@expo-google-fonts`` packages ship them (static TrueType files, versions
+#: pinned; ``scripts/bench_fonts.sh`` installs them for the user).  Chosen by
+#: name, package and one sheet of their index labels only (to see a face's
+#: kind and that its letters are its own), none trained on nor read, none a
+#: clone or a cousin of a trained or read face (passed over: Michroma and
+#: Audiowide, Orbitron's kin; Teko, the condensed gothics'; Pirata One,
+#: blackletter like Blankenburg; Comfortaa and Kaushan Script, trained).  A
+#: fat-face slab (Alfa Slab One), a hairline Art Deco face (Poiret One),
+#: uncial letters (Uncial Antiqua), a blocky signage capital (Bungee), a
+#: comic-book hand (Gloria Hallelujah), a high-contrast Deco display
+#: (Limelight) and a wide geometric capital (Syncopate).
+#: READ ONCE, at the end of a pass (``--typefaces19``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE19_HELD_OUT = (
+    "font:Alfa Slab One",             # @expo-google-fonts/alfa-slab-one@0.4.1
+    "font:Poiret One",                # @expo-google-fonts/poiret-one@0.4.1
+    "font:Uncial Antiqua",            # @expo-google-fonts/uncial-antiqua@0.4.1
+    "font:Bungee",                    # @expo-google-fonts/bungee@0.4.1
+    "font:Gloria Hallelujah",         # @expo-google-fonts/gloria-hallelujah@0.4.1
+    "font:Limelight",                 # @expo-google-fonts/limelight@0.4.1
+    "font:Syncopate",                 # @expo-google-fonts/syncopate@0.4.1
+)
+
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -923,6 +951,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces16": TYPEFACE16_HELD_OUT,
     "--typefaces17": TYPEFACE17_HELD_OUT,
     "--typefaces18": TYPEFACE18_HELD_OUT,
+    "--typefaces19": TYPEFACE19_HELD_OUT,
 }
 
 
@@ -989,6 +1018,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces18": (TYPEFACE18_HELD_OUT, "the eighteenth typeface held-out group "
                       "(TYPEFACE18_HELD_OUT, made 2026-12-06 before the twenty-second group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces19": (TYPEFACE19_HELD_OUT, "the nineteenth typeface held-out group "
+                      "(TYPEFACE19_HELD_OUT, made 2026-12-06 before the twenty-third group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -36,8 +36,9 @@
 # (TYPEFACE14_HELD_OUT, `--typefaces14`), the twentieth's
 # (TYPEFACE15_HELD_OUT, `--typefaces15`), the twenty-first's
 # (TYPEFACE16_HELD_OUT, `--typefaces16`), the twenty-second's
-# (TYPEFACE17_HELD_OUT, `--typefaces17`) and the twenty-third's
-# (TYPEFACE18_HELD_OUT, `--typefaces18`): Google Fonts from the npm registry
+# (TYPEFACE17_HELD_OUT, `--typefaces17`), the twenty-third's
+# (TYPEFACE18_HELD_OUT, `--typefaces18`) and the twenty-fourth's
+# (TYPEFACE19_HELD_OUT, `--typefaces19`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -153,8 +154,9 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second and twenty-third groups' faces (TYPEFACE17_HELD_OUT,
-# --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18): Google
+# the twenty-second to twenty-fourth groups' faces (TYPEFACE17_HELD_OUT,
+# --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
+# --typefaces19): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -169,7 +171,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Black Ops One:npm:@expo-google-fonts/black-ops-one@0.4.1"
            "Press Start 2P:npm:@expo-google-fonts/press-start-2p@0.4.1"
            "Lora:npm:@expo-google-fonts/lora@0.4.2"
-           "Kalam:npm:@expo-google-fonts/kalam@0.4.1")
+           "Kalam:npm:@expo-google-fonts/kalam@0.4.1"
+           "Alfa Slab One:npm:@expo-google-fonts/alfa-slab-one@0.4.1"
+           "Poiret One:npm:@expo-google-fonts/poiret-one@0.4.1"
+           "Uncial Antiqua:npm:@expo-google-fonts/uncial-antiqua@0.4.1"
+           "Bungee:npm:@expo-google-fonts/bungee@0.4.1"
+           "Gloria Hallelujah:npm:@expo-google-fonts/gloria-hallelujah@0.4.1"
+           "Limelight:npm:@expo-google-fonts/limelight@0.4.1"
+           "Syncopate:npm:@expo-google-fonts/syncopate@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -192,3 +201,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --bitmap --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces17 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces18 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces19 --dry-run

@@ -260,6 +260,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Press Start 2P": "npm:@expo-google-fonts/press-start-2p@0.4.1",
     "Lora": "npm:@expo-google-fonts/lora@0.4.2",
     "Kalam": "npm:@expo-google-fonts/kalam@0.4.1",
+    # the twenty-fourth held-out group (TYPEFACE19_HELD_OUT): npm packages, likewise
+    "Alfa Slab One": "npm:@expo-google-fonts/alfa-slab-one@0.4.1",
+    "Poiret One": "npm:@expo-google-fonts/poiret-one@0.4.1",
+    "Uncial Antiqua": "npm:@expo-google-fonts/uncial-antiqua@0.4.1",
+    "Bungee": "npm:@expo-google-fonts/bungee@0.4.1",
+    "Gloria Hallelujah": "npm:@expo-google-fonts/gloria-hallelujah@0.4.1",
+    "Limelight": "npm:@expo-google-fonts/limelight@0.4.1",
+    "Syncopate": "npm:@expo-google-fonts/syncopate@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

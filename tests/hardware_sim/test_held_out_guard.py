@@ -68,6 +68,8 @@ def _split() -> ModuleType:
     ("font:Amatic SC", "--typefaces17"),
     ("font:Press Start 2P", "--typefaces18"),
     ("font:Lora", "--typefaces18"),
+    ("font:Uncial Antiqua", "--typefaces19"),
+    ("font:Syncopate", "--typefaces19"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
