@@ -58,9 +58,11 @@ from vision.evidence import (
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_body import (
     COURTS,
+    LONE,
     LONE_PIP_RULES_OUT,
-    band_holds_a_lone_pip,
+    SIDES,
     band_is_blank,
+    band_pips,
 )
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
@@ -106,6 +108,9 @@ PARTIAL = "an index corner only partly in view"
 NO_PICTURE = "no court picture where the index says a court"
 #: a frame whose index names a card that a lone pip in the band rules out
 LONE_PIP = "a lone pip below the index: a 2 or a 3, not what the index says"
+#: a frame whose index names a court over a band showing a number card's top
+#: row of pips (``vision.in_shoe_body``)
+SIDE_PIPS = "pips below the index where a court prints its picture"
 ONE_FRAME = "not sure enough from one frame"
 #: an index must be in view this far (mm) from the card's short edge
 _ZONE_MM = 20.5
@@ -182,8 +187,10 @@ class InShoeReader:
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
-        lone_pip = band is False and band_holds_a_lone_pip(frame, pose.quad, window) is True
-        vetoed = LONE_PIP_RULES_OUT if lone_pip else COURTS if band is True else frozenset()
+        pips = band_pips(frame, pose.quad, window) if band is False else None
+        lone_pip = pips == LONE
+        vetoed = (LONE_PIP_RULES_OUT if lone_pip else COURTS if band is True or pips == SIDES
+                  else frozenset())
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
@@ -195,7 +202,8 @@ class InShoeReader:
             reading = replace(reading, ruled_out=reading.ruled_out | vetoed)
             if reading.card in vetoed:
                 reading = replace(reading, card=None, confidence=0.0,
-                                  reason=LONE_PIP if lone_pip else NO_PICTURE,
+                                  reason=(LONE_PIP if lone_pip else SIDE_PIPS
+                                          if pips == SIDES else NO_PICTURE),
                                   guess=reading.card, guesses=top_guesses(reading.evidence))
         ev = reading.evidence
         if reading.card is not None and ev is not None and margin(ev)[1] < self.frame_margin:

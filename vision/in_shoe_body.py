@@ -17,6 +17,11 @@ docs/vision.md, twenty-sixth pass), nor a 4's to a 10's top row, whose
 pips stand at the band's sides (``LONE_PIP_RULES_OUT``, twenty-seventh
 pass).
 
+That top row is a pip cut by each side of the band with paper between
+(``band_holds_pips_at_its_sides``), which no court's picture is either: it
+spans the card's axis.  So it vetoes the courts too (a tall, thin hand's
+"7" that the classifier takes for a "J"; docs/vision.md, thirtieth pass).
+
 Pure: a frame, the card's pose and the window in; a verdict out.
 """
 
@@ -133,15 +138,62 @@ def band_holds_a_lone_pip(
     development data's in-shoe frames, 0 of 4,935 courts' bands, and about
     four in five of the 2s' and 3s'); None when the band is not wholly in
     view."""
+    layout = band_pips(frame, quad, window)
+    return None if layout is None else layout == LONE
+
+
+def band_holds_pips_at_its_sides(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> bool | None:
+    """Whether the band shows a 4's to a 10's top row: a pip cut by each of
+    its sides and, between them, paper (a 7's or an 8's middle pip may rise
+    into the band's lower half); a court's picture spans the card's axis
+    (docs/vision.md, thirtieth pass).  None when the band is not wholly in
+    view."""
+    layout = band_pips(frame, quad, window)
+    return None if layout is None else layout == SIDES
+
+
+#: what ``band_pips`` sees: one pip on the axis (a 2's or a 3's top pip), a
+#: pip at each side (a 4's to a 10's top row), or neither
+LONE, SIDES, NEITHER = "lone", "sides", "neither"
+#: a side pip lies within this share of the band's width from its side
+SIDE_SHARE = 0.45
+#: between the side pips, marks may stand only below this share of the
+#: band's height (a 7's or an 8's middle pip reaching up into it)
+BETWEEN_BELOW = 0.5
+
+
+def band_pips(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> str | None:
+    """Which pips the band shows (``LONE``, ``SIDES`` or ``NEITHER``), from
+    one warp and one labelling for both rules; None when the band is not
+    wholly in view."""
     ink = _band_ink_mask(frame, quad, window, 1.0)
     if ink is None:
         return None
     n, _, stats, centroids = cv2.connectedComponentsWithStats(
         ink.astype(np.uint8), connectivity=8)
-    marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= SPECK]
-    if len(marks) != 1:
+    marks = [(tuple(int(v) for v in stats[k]), float(centroids[k][0]))
+             for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= SPECK]
+    height, width = ink.shape
+    if len(marks) == 1:
+        (x, _, w, h, area), cx = marks[0]
+        if (x > 0 and x + w < width and w <= PIP_W and area >= PIP_FILL * w * h
+                and abs(cx - width / 2) <= AXIS):
+            return LONE
+    return SIDES if _pips_at_the_sides([m for m, _ in marks], width, height) else NEITHER
+
+
+def _pips_at_the_sides(marks: list[tuple[int, ...]], width: int, height: int) -> bool:
+    reach = SIDE_SHARE * width
+    at_left = [x == 0 and x + w <= reach for x, _, w, _, _ in marks]
+    at_right = [x + w == width and x >= width - reach for x, _, w, _, _ in marks]
+    if not any(at_left) or not any(at_right):
         return False
-    x, _, w, h, area = (int(v) for v in stats[marks[0]])
-    width = ink.shape[1]
-    return bool(x > 0 and x + w < width and w <= PIP_W and area >= PIP_FILL * w * h
-                and abs(float(centroids[marks[0]][0]) - width / 2) <= AXIS)
+    between = (m for m, lt, rt in zip(marks, at_left, at_right, strict=True) if not (lt or rt))
+    return all(x > 0 and x + w < width and y >= BETWEEN_BELOW * height
+               for x, y, w, _, _ in between)

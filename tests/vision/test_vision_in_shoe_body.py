@@ -16,12 +16,13 @@ import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
-from vision.in_shoe import LONE_PIP, NO_PICTURE, InShoeReader, PassFusion
+from vision.in_shoe import LONE_PIP, NO_PICTURE, SIDE_PIPS, InShoeReader, PassFusion
 from vision.in_shoe_body import (
     BAND,
     COURTS,
     LONE_PIP_RULES_OUT,
     band_holds_a_lone_pip,
+    band_holds_pips_at_its_sides,
     band_ink,
     band_is_blank,
 )
@@ -282,3 +283,101 @@ def test_a_court_under_the_glare_fault_is_never_named_another_card(
     # the case this test is about happened: glare's blank band vetoed a court
     # whose index frames were read (builtin: all three courts; anglo: two)
     assert vetoed >= 2, design
+
+
+def _side_pips(reader: InShoeReader, frames: list[Image]) -> list[bool]:
+    return _verdicts(reader, frames, band_holds_pips_at_its_sides)
+
+
+@pytest.mark.parametrize("code", ["4C", "5H", "7S", "8D", "TD"])
+def test_a_number_cards_top_row_shows_a_pip_at_each_side_of_the_band(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    """The built-in 4s to 10s print their top row's two pips where the band's
+    sides cut them (docs/vision.md, thirtieth pass): most frames that see
+    the band see them with paper between, and their readings veto the
+    courts, and only the courts (before the thirtieth pass such a band
+    vetoed nothing)."""
+    for k in range(2):
+        frames = _pass(renderer, code, k)
+        seen = _side_pips(reader, frames)
+        assert len(seen) >= 3 and sum(seen) >= len(seen) / 2, seen
+        ruled = [reader.read(f).ruled_out for f in frames]
+        assert sum(r >= COURTS for r in ruled) >= sum(seen) / 2
+        assert not any(c[0] not in "JQK" for r in ruled for c in r)
+
+
+@pytest.mark.parametrize("code", ["QS", "KD", "JH", "AS", "2H", "3C"])
+def test_no_court_ace_two_or_three_shows_pips_at_the_bands_sides(
+        reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
+    """A court's picture spans the card's axis, an ace's band is paper, a
+    2's or a 3's top pip stands on the axis alone."""
+    for k in range(2):
+        seen = _side_pips(reader, _pass(renderer, code, k))
+        assert seen and not any(seen), seen
+
+
+def _box(img: Image, quad: npt.NDArray[np.float32],
+         box: tuple[float, float, float, float]) -> Image:
+    """``img`` with ``box`` (card units) painted near-black."""
+    canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    h = cv2.getPerspectiveTransform(canon, quad)
+    a, b, c, d = box
+    pts = cv2.perspectiveTransform(np.array([[[a, b], [c, b], [c, d], [a, d]]], np.float32), h)[0]
+    out = img.copy()
+    cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), (20, 20, 20))
+    return out
+
+
+def _with_side_pips(frame: Image, quad: npt.NDArray[np.float32]) -> Image:
+    """``frame``'s band painted paper, then a pip-sized mark across each of
+    its sides, as a 4's to a 10's top row stands (by hand)."""
+    x0, y0, x1, y1 = BAND
+    cy = (y0 + y1) / 2
+    out = _box(_paper_over_band(frame, quad), quad, (x0 - 12, cy - 9, x0 + 12, cy + 9))
+    return _box(out, quad, (x1 - 12, cy - 9, x1 + 12, cy + 9))
+
+
+def test_marks_between_the_side_pips_decide_by_where_they_stand(
+        reader: InShoeReader, renderer: InShoeRenderer) -> None:
+    """By hand, on frames of the built-in JH: two side marks alone are a
+    number card's top row; a mark between them in the band's lower half (a
+    7's or an 8's middle pip) still is; one in its upper half, or a bar
+    joining the sides (a picture's frame), is not."""
+    x0, y0, x1, y1 = BAND
+    frames = _frames_seeing_band(reader, renderer, "JH")
+    assert frames
+    for f, quad in frames[:4]:
+        window = reader._window(f)
+        sides = _with_side_pips(f, quad)
+        mid = CARD_W / 2
+        low = _box(sides, quad, (mid - 8, y1 - 14, mid + 8, y1 + 2))
+        high = _box(sides, quad, (mid - 8, y0 + 1, mid + 8, y0 + 14))
+        bar = _box(sides, quad, (x0 - 2, y0 + 10, x1 + 2, y0 + 14))
+        assert band_holds_pips_at_its_sides(sides, quad, window) is True
+        assert band_holds_pips_at_its_sides(low, quad, window) is True
+        assert band_holds_pips_at_its_sides(high, quad, window) is False
+        assert band_holds_pips_at_its_sides(bar, quad, window) is False
+        assert band_holds_a_lone_pip(sides, quad, window) is False
+
+
+def test_a_frame_naming_a_jack_over_side_pips_is_unsure(
+        reader: InShoeReader, renderer: InShoeRenderer) -> None:
+    """By hand: frames of the built-in JH that name it, their band painted
+    as a number card's top row: unsure, with the reason, only the courts
+    ruled out; a pass of them names no card (the old code saw no picture
+    missing there and read the jack)."""
+    raw = InShoeReader(frame_margin=0.0)
+    painted = []
+    named = 0
+    for f, quad in _frames_seeing_band(reader, renderer, "JH"):
+        p = _with_side_pips(f, quad)
+        painted.append(p)
+        if raw.read(f).card == "JH":
+            named += 1
+            reading = raw.read(p)
+            assert reading.card is None and reading.reason == SIDE_PIPS, reading.reason
+            assert reading.code == "pips_disagree" and reading.guess == "JH"
+            assert reading.ruled_out >= COURTS and "7H" not in reading.ruled_out
+    assert named >= 1
+    result = reader.read_pass(painted)
+    assert result.card is None and result.code == "pips_disagree", result
