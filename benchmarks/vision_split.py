@@ -1073,7 +1073,8 @@ def _font_family(name: str) -> str:
 #: group joins only after its read is in docs/vision.md.
 READ_GROUPS = ("--typefaces6", "--typefaces7", "--typefaces8", "--typefaces9",
                "--typefaces10", "--typefaces11", "--typefaces12", "--typefaces13",
-               "--typefaces14", "--typefaces15", "--typefaces16", "--typefaces17")
+               "--typefaces14", "--typefaces15", "--typefaces16", "--typefaces17",
+               "--typefaces18")
 
 
 def refuse_held_out(designs: tuple[str, ...], *, read_groups: bool = False) -> None:
