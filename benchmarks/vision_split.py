@@ -773,6 +773,37 @@ TYPEFACE19_HELD_OUT = (
 )
 
 
+#: Twentieth typeface held-out group (the twenty-fifth), made on 2026-12-06
+#: in the thirty-first pass, before the twenty-fourth group's read (it takes
+#: nothing from it), so that the pass after that read has an unread group from
+#: its start.  Like the twenty-second to twenty-fourth, Google Fonts from the
+#: npm registry as the ``@expo-google-fonts`` packages ship them (static
+#: TrueType files, versions pinned; ``scripts/bench_fonts.sh`` installs them
+#: for the user).  Chosen by name, package and one sheet of their index labels
+#: only (to see a face's kind and that its labels are its own), none trained
+#: on nor read, none a clone or a cousin of a trained or read face (passed
+#: over: Marcellus, Cinzel's kin; Cutive Mono and Lekton, the monospaced
+#: faces'; Yellowtail, Pacifico's and so Leckerli One's; Caveat Brush,
+#: Caveat's; Fascinate, Limelight's Deco kin; Saira Extra Condensed, the
+#: condensed gothics'; Tilt Prism, an outline face no index is printed in).
+#: A rounded sans (Varela Round), a heavy old-style
+#: serif with old-style figures (Inknut Antiqua), a geometric display face
+#: with Deco curves (Righteous), a painted brush hand (Knewave), a wide extended sans
+#: (Unbounded), a condensed poster display (Chicle) and a rough decorative
+#: italic (Trade Winds).
+#: READ ONCE, at the end of a pass (``--typefaces20``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE20_HELD_OUT = (
+    "font:Varela Round",              # @expo-google-fonts/varela-round@0.4.1
+    "font:Inknut Antiqua",            # @expo-google-fonts/inknut-antiqua@0.4.1
+    "font:Righteous",                 # @expo-google-fonts/righteous@0.4.1
+    "font:Knewave",                   # @expo-google-fonts/knewave@0.4.1
+    "font:Unbounded",                 # @expo-google-fonts/unbounded@0.4.1
+    "font:Chicle",                    # @expo-google-fonts/chicle@0.4.1
+    "font:Trade Winds",               # @expo-google-fonts/trade-winds@0.4.1
+)
+
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -952,6 +983,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces17": TYPEFACE17_HELD_OUT,
     "--typefaces18": TYPEFACE18_HELD_OUT,
     "--typefaces19": TYPEFACE19_HELD_OUT,
+    "--typefaces20": TYPEFACE20_HELD_OUT,
 }
 
 
@@ -1021,6 +1053,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces19": (TYPEFACE19_HELD_OUT, "the nineteenth typeface held-out group "
                       "(TYPEFACE19_HELD_OUT, made 2026-12-06 before the twenty-third group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces20": (TYPEFACE20_HELD_OUT, "the twentieth typeface held-out group "
+                      "(TYPEFACE20_HELD_OUT, made 2026-12-06 before the twenty-fourth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -37,8 +37,9 @@
 # (TYPEFACE15_HELD_OUT, `--typefaces15`), the twenty-first's
 # (TYPEFACE16_HELD_OUT, `--typefaces16`), the twenty-second's
 # (TYPEFACE17_HELD_OUT, `--typefaces17`), the twenty-third's
-# (TYPEFACE18_HELD_OUT, `--typefaces18`) and the twenty-fourth's
-# (TYPEFACE19_HELD_OUT, `--typefaces19`): Google Fonts from the npm registry
+# (TYPEFACE18_HELD_OUT, `--typefaces18`), the twenty-fourth's
+# (TYPEFACE19_HELD_OUT, `--typefaces19`) and the twenty-fifth's
+# (TYPEFACE20_HELD_OUT, `--typefaces20`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -154,9 +155,9 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to twenty-fourth groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to twenty-fifth groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
-# --typefaces19): Google
+# --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -178,7 +179,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Bungee:npm:@expo-google-fonts/bungee@0.4.1"
            "Gloria Hallelujah:npm:@expo-google-fonts/gloria-hallelujah@0.4.1"
            "Limelight:npm:@expo-google-fonts/limelight@0.4.1"
-           "Syncopate:npm:@expo-google-fonts/syncopate@0.4.1")
+           "Syncopate:npm:@expo-google-fonts/syncopate@0.4.1"
+           "Varela Round:npm:@expo-google-fonts/varela-round@0.4.1"
+           "Inknut Antiqua:npm:@expo-google-fonts/inknut-antiqua@0.4.1"
+           "Righteous:npm:@expo-google-fonts/righteous@0.4.1"
+           "Knewave:npm:@expo-google-fonts/knewave@0.4.1"
+           "Unbounded:npm:@expo-google-fonts/unbounded@0.4.1"
+           "Chicle:npm:@expo-google-fonts/chicle@0.4.1"
+           "Trade Winds:npm:@expo-google-fonts/trade-winds@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -202,3 +210,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces17 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces18 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces19 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces20 --dry-run

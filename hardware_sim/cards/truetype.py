@@ -268,6 +268,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Gloria Hallelujah": "npm:@expo-google-fonts/gloria-hallelujah@0.4.1",
     "Limelight": "npm:@expo-google-fonts/limelight@0.4.1",
     "Syncopate": "npm:@expo-google-fonts/syncopate@0.4.1",
+    # the twenty-fifth held-out group (TYPEFACE20_HELD_OUT): npm packages, likewise
+    "Varela Round": "npm:@expo-google-fonts/varela-round@0.4.1",
+    "Inknut Antiqua": "npm:@expo-google-fonts/inknut-antiqua@0.4.1",
+    "Righteous": "npm:@expo-google-fonts/righteous@0.4.1",
+    "Knewave": "npm:@expo-google-fonts/knewave@0.4.1",
+    "Unbounded": "npm:@expo-google-fonts/unbounded@0.4.1",
+    "Chicle": "npm:@expo-google-fonts/chicle@0.4.1",
+    "Trade Winds": "npm:@expo-google-fonts/trade-winds@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

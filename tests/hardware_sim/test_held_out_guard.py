@@ -70,6 +70,8 @@ def _split() -> ModuleType:
     ("font:Lora", "--typefaces18"),
     ("font:Uncial Antiqua", "--typefaces19"),
     ("font:Syncopate", "--typefaces19"),
+    ("font:Righteous", "--typefaces20"),
+    ("font:Unbounded", "--typefaces20"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
