@@ -27,6 +27,8 @@ Pure: a frame, the card's pose and the window in; a verdict out.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -97,6 +99,16 @@ def _band_ink_mask(
 ) -> npt.NDArray[np.bool_] | None:
     """Which pixels of the band, at ``scale`` px per card unit, are ink (None:
     the band not wholly in view)."""
+    strip = end_strip(frame, quad, window, scale)
+    return None if strip is None else band_ink_of(strip, scale)
+
+
+def end_strip(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float], scale: float,
+) -> npt.NDArray[np.uint8] | None:
+    """The card's end down to the band's foot, upright, at ``scale`` px per
+    card unit (None: the band not wholly in view)."""
     h = _card_to_frame(quad)
     bx0, by0, bx1, by1 = BAND
     band_pts = np.array([[[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]], np.float64)
@@ -105,19 +117,54 @@ def _band_ink_mask(
     x0, y0, x1, y1 = _END
     w, ht = round((x1 - x0) * scale), round((y1 - y0) * scale)
     to_card = np.array([[1 / scale, 0, x0], [0, 1 / scale, y0], [0, 0, 1]], np.float64)
-    strip = cv2.warpPerspective(frame, h @ to_card, (w, ht),
-                                flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-    grey = np.asarray(strip, np.uint8).min(axis=2).astype(np.float32)
+    return np.asarray(cv2.warpPerspective(frame, h @ to_card, (w, ht),
+                                          flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def band_ink_of(strip: npt.NDArray[np.uint8], scale: float) -> npt.NDArray[np.bool_] | None:
+    """Which pixels of ``end_strip``'s band are ink: darker than the paper by
+    ``INK_CONTRAST`` of its level in their darkest channel (None: no paper)."""
+    b, g, r = cv2.split(strip)
+    grey = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     # (the strip's part outside the window is the shoe's dark floor or the
     # replicated border: the paper's level is the brightest of what is seen)
-    paper = float(np.percentile(grey, 95))
+    paper = paper_level(grey)
     if paper <= 0:
         return None
     c0, r0, c1, r1 = (round(v * scale) for v in BAND)
-    band = grey[r0:r1, c0:c1]
+    band = grey[r0:r1, c0:c1].astype(np.float32)
     out: npt.NDArray[np.bool_] = (paper - band) / paper > INK_CONTRAST
     return out
+
+
+#: the paper's level: this percentile of the darkest channel
+PAPER_PERCENTILE = 95
+
+
+def paper_level(grey: npt.NDArray[np.uint8]) -> float:
+    """``np.percentile(grey.astype(np.float32), PAPER_PERCENTILE)``, to the
+    bit, without its sort: a sort per band, and numpy's reduction over the
+    three colour channels before it, were a millisecond of the slowest
+    frames (docs/vision.md, thirty-first pass).  The two order statistics
+    numpy interpolates between come from the histogram; the interpolation is
+    numpy's own (``numpy.lib._function_base_impl._lerp`` for an integer
+    percentile of a float32 array: the weight a Python float, so each
+    product rounded to float32; from its far end when the weight is half or
+    more), which ``tests/vision`` holds to ``np.percentile`` itself."""
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256])
+    cdf = np.cumsum(hist.reshape(-1).astype(np.int64))
+    n = int(cdf[-1])
+    at = (n - 1) * (PAPER_PERCENTILE / 100)
+    below = min(math.floor(at), n - 1)
+    # (the j-th smallest value, from 0, is the first level whose count passes j)
+    low, high = (np.float32(v) for v in np.searchsorted(
+        cdf, [below, min(below + 1, n - 1)], side="right"))
+    weight = at - below
+    step = high - low
+    if weight >= 0.5:
+        return float(high - step * np.float32(1 - weight))
+    return float(low + step * np.float32(weight))
 
 
 #: a lone pip in the band (card units at one px each): marks smaller than
