@@ -50,8 +50,25 @@ MOST_INK = 0.02
 #: the window's darkest pixel must be above paper - this share of the
 #: paper-to-ink contrast (no stroke, however thin, crosses it)
 FAINTEST_MARK = 0.35
-#: a window with a pixel this bright (least of B, G, R) may be glare over a pip
+#: a window with a patch this bright (least of B, G, R, averaged over
+#: ``GLARE_PATCH``) may be glare over a pip.  Glare hides a pip only by
+#: lifting its ink near the paper's level, and glare that strong saturates
+#: the paper around the pip: a patch of clipped pixels, whose noise can only
+#: pull it down (to about 252 on average).  A single pixel would not do:
+#: sensor noise lifts a few pixels of bright, unglared paper past 250, and
+#: such a frame looked like glare everywhere (docs/vision.md, thirty-second
+#: pass)
 GLARE = 250
+#: the side (px) of the neighbourhood whose mean ``GLARE`` is judged on: it
+#: divides the noise by three and still fits the clipped ring around a pip
+GLARE_PATCH = 3
+#: ... or a patch this many times the body's paper (``PaperView.raw_paper``),
+#: clipped or not: on a dim frame glare that hides a pip lifts the paper
+#: around it far above the card's paper without reaching the clip.  The
+#: largest of 1.1, 1.15, 1.2 and 1.3 under which no pip lost under glare was
+#: taken for paper on development data (``benchmarks/empty_places_safety.py``,
+#: seed 32; judged afresh on seed 33)
+GLARE_LIFT = 1.3
 #: a window whose darkest channel averages under this share of the body's
 #: paper (its 90th percentile) is not paper: a finger or a shadow, which the
 #: flattening (a closing wider than a pip) would take for paper when wide
@@ -107,11 +124,23 @@ def blank_at(view: PaperView, x: float, y: float, size: float) -> bool:
     if not view.inside[y0:y1, x0:x1].all():
         return False
     raw = view.raw[y0:y1, x0:x1]
-    if int(raw.max()) >= GLARE or float(raw.mean()) < DIMMEST_PAPER * view.raw_paper:
+    if glare_in(raw, view.raw_paper) or float(raw.mean()) < DIMMEST_PAPER * view.raw_paper:
         return False
     window = view.flat[y0:y1, x0:x1]
     ink = float(np.mean(window < view.threshold))
     return ink <= MOST_INK and float(window.min()) >= view.paper - FAINTEST_MARK * view.contrast
+
+
+def glare_in(raw: npt.NDArray[np.uint8], paper: float) -> bool:
+    """Whether the window ``raw`` (darkest channel, as the camera gave it)
+    holds a ``GLARE_PATCH``-wide patch averaging ``GLARE`` or more, or
+    ``GLARE_LIFT`` times the body's ``paper``: clipped or lifted paper that
+    may hide a pip, and not the noise of bright paper."""
+    bright = min(float(GLARE), GLARE_LIFT * paper)
+    if float(raw.max()) < bright:
+        return False  # (no pixel there: no patch either, the common case)
+    patch = cv2.blur(raw, (GLARE_PATCH, GLARE_PATCH), borderType=cv2.BORDER_REFLECT)
+    return float(patch.max()) >= bright
 
 
 def rule_out_by_empty_places(

@@ -19,7 +19,7 @@ import pytest
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, Deck, open_deck
 from vision.calibrate import calibrate_images
-from vision.empty_places import blank_at, paper_view, rule_out_by_empty_places
+from vision.empty_places import blank_at, glare_in, paper_view, rule_out_by_empty_places
 from vision.pips import BODY_H, BODY_W, RULED_OUT, BodyReading, Pip
 from vision.recognizer import Recognizer
 
@@ -148,3 +148,64 @@ def test_no_number_card_is_ruled_out_by_its_own_places(anglo: tuple[Deck, Recogn
     for code in (c for c in CARD_CODES if c[0] in "23456789T"):
         reading = rec.read(make_frame(deck, code, rng, preset="hard").image)
         assert code not in reading.ruled_out, code
+
+
+def _noisy(frame: npt.NDArray[np.uint8], sigma: float, seed: int) -> npt.NDArray[np.uint8]:
+    """``frame`` with sensor noise added and clipped, as a camera adds it after
+    the light: on clipped glare the noise can only pull a pixel down."""
+    rng = np.random.default_rng(seed)
+    noisy = frame.astype(np.float32) + rng.normal(0.0, sigma, frame.shape).astype(np.float32)
+    return np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
+
+
+BRIGHT = (245, 246, 248)
+
+
+def _bright_frame(pips: tuple[tuple[float, float], ...]) -> npt.NDArray[np.uint8]:
+    frame = _frame(pips)
+    x0, y0, x1, y1 = CARD
+    frame[y0:y1 + 1, x0:x1 + 1][np.all(frame[y0:y1 + 1, x0:x1 + 1] == PAPER, axis=2)] = BRIGHT
+    return frame
+
+
+def test_bright_noisy_paper_is_paper_not_glare() -> None:
+    """Bright paper with sensor noise (in the body's darkest channel, means
+    of about 239 and single pixels past 250, as the twenty-fourth group's
+    Limelight 4C showed, seed 20): in every window where the 9 prints a
+    pip the 5 does not, some pixel passes 250 but no patch does, so a 5
+    seen whole rules out the 9 again.  (The old test, any pixel at 250,
+    took each of those windows for glare and ruled out nothing.)"""
+    frame = _noisy(_bright_frame(FIVE), 8.0, seed=1)
+    view = paper_view(frame, _quad())
+    assert view is not None
+    half = int(0.6 * PIP / 2)
+    for x, y in NINE_MORE:
+        cx, cy = int(x * BODY_W), int(y * BODY_H)
+        window = view.raw[cy - half:cy + half + 1, cx - half:cx + half + 1]
+        assert int(window.max()) >= 250  # the noise does reach past 250 there
+        assert blank_at(view, x * BODY_W, y * BODY_H, PIP / 2)
+    assert _ruled(frame) == {"9S"}
+
+
+def test_clipped_glare_with_noise_still_hides_a_pip() -> None:
+    """The same bright, noisy paper, the 9's four other pips under saturating
+    glare (clipped white before the noise, as a camera's sensor): the noise
+    pulls many clipped pixels under 250, but the patches stay at the clip,
+    so the places are glare and the 9 stays possible."""
+    frame = _bright_frame(NINE)
+    for place in NINE_MORE:
+        cv2.circle(frame, _at(place), PIP, (255, 255, 255), -1)
+    frame = _noisy(frame, 8.0, seed=2)
+    assert _ruled(frame) == set()
+
+
+def test_glare_is_a_patch_at_the_clip_not_a_pixel() -> None:
+    """``glare_in`` by hand: paper at 240 with single pixels at 255 is not
+    glare; a 3 x 3 patch averaging 250 is; one averaging 249 is not."""
+    window = np.full((15, 15), 240, np.uint8)
+    window[2, 3] = window[9, 11] = window[13, 1] = 255
+    assert not glare_in(window, 255.0)
+    window[5:8, 5:8] = 250
+    assert glare_in(window, 255.0)
+    window[5:8, 5:8] = 249
+    assert not glare_in(window, 255.0)
