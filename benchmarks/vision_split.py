@@ -804,6 +804,37 @@ TYPEFACE20_HELD_OUT = (
 )
 
 
+#: Twenty-first typeface held-out group (the twenty-sixth), made on 2026-12-06
+#: in the thirty-second pass, before the twenty-fifth group's read (it takes
+#: nothing from it), so that the pass after that read has an unread group from
+#: its start.  Like the twenty-second to twenty-fifth, Google Fonts from the
+#: npm registry as the ``@expo-google-fonts`` packages ship them (static
+#: TrueType files, versions pinned; ``scripts/bench_fonts.sh`` installs them
+#: for the user).  Chosen by name, package and one sheet of their index labels
+#: only (to see a face's kind and that its labels are its own), none trained
+#: on nor read, none a clone or a cousin of a trained or read face (passed
+#: over: Rubik, a softened grotesque, Varela Round's kin; Titan One, a rounded
+#: heavy display, Cherry Bomb's; Patrick Hand, a neat print hand, Humor Sans's
+#: and Comic Neue's; Marck Script, a connected pen script, Dancing Script's;
+#: Besley, a Clarendon, the slab serifs'; Fraunces, a soft old-style display,
+#: Inknut Antiqua's).  A humanist sans of classical proportions (Tenor Sans),
+#: a book serif (Spectral), a calligraphic italic (Courgette), a heavy display
+#: sans (Lilita One), a condensed display serif (Instrument Serif), a fat
+#: italic display (Shrikhand) and a squarish loopless sans from Thai type
+#: (Kanit).
+#: READ ONCE, at the end of a pass (``--typefaces21``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE21_HELD_OUT = (
+    "font:Tenor Sans",                # @expo-google-fonts/tenor-sans@0.4.1
+    "font:Spectral",                  # @expo-google-fonts/spectral@0.4.1
+    "font:Courgette",                 # @expo-google-fonts/courgette@0.4.1
+    "font:Lilita One",                # @expo-google-fonts/lilita-one@0.4.1
+    "font:Instrument Serif",          # @expo-google-fonts/instrument-serif@0.4.1
+    "font:Shrikhand",                 # @expo-google-fonts/shrikhand@0.4.1
+    "font:Kanit",                     # @expo-google-fonts/kanit@0.4.1
+)
+
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -984,6 +1015,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces18": TYPEFACE18_HELD_OUT,
     "--typefaces19": TYPEFACE19_HELD_OUT,
     "--typefaces20": TYPEFACE20_HELD_OUT,
+    "--typefaces21": TYPEFACE21_HELD_OUT,
 }
 
 
@@ -1056,6 +1088,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces20": (TYPEFACE20_HELD_OUT, "the twentieth typeface held-out group "
                       "(TYPEFACE20_HELD_OUT, made 2026-12-06 before the twenty-fourth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces21": (TYPEFACE21_HELD_OUT, "the twenty-first typeface held-out group "
+                      "(TYPEFACE21_HELD_OUT, made 2026-12-06 before the twenty-fifth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

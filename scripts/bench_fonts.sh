@@ -38,8 +38,9 @@
 # (TYPEFACE16_HELD_OUT, `--typefaces16`), the twenty-second's
 # (TYPEFACE17_HELD_OUT, `--typefaces17`), the twenty-third's
 # (TYPEFACE18_HELD_OUT, `--typefaces18`), the twenty-fourth's
-# (TYPEFACE19_HELD_OUT, `--typefaces19`) and the twenty-fifth's
-# (TYPEFACE20_HELD_OUT, `--typefaces20`): Google Fonts from the npm registry
+# (TYPEFACE19_HELD_OUT, `--typefaces19`), the twenty-fifth's
+# (TYPEFACE20_HELD_OUT, `--typefaces20`) and the twenty-sixth's
+# (TYPEFACE21_HELD_OUT, `--typefaces21`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -155,9 +156,10 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to twenty-fifth groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to twenty-sixth groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
-# --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20): Google
+# --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
+# --typefaces21): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -186,7 +188,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Knewave:npm:@expo-google-fonts/knewave@0.4.1"
            "Unbounded:npm:@expo-google-fonts/unbounded@0.4.1"
            "Chicle:npm:@expo-google-fonts/chicle@0.4.1"
-           "Trade Winds:npm:@expo-google-fonts/trade-winds@0.4.1")
+           "Trade Winds:npm:@expo-google-fonts/trade-winds@0.4.1"
+           "Tenor Sans:npm:@expo-google-fonts/tenor-sans@0.4.1"
+           "Spectral:npm:@expo-google-fonts/spectral@0.4.1"
+           "Courgette:npm:@expo-google-fonts/courgette@0.4.1"
+           "Lilita One:npm:@expo-google-fonts/lilita-one@0.4.1"
+           "Instrument Serif:npm:@expo-google-fonts/instrument-serif@0.4.1"
+           "Shrikhand:npm:@expo-google-fonts/shrikhand@0.4.1"
+           "Kanit:npm:@expo-google-fonts/kanit@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -211,3 +220,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces17 --dry-ru
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces18 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces19 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces20 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces21 --dry-run

@@ -276,6 +276,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Unbounded": "npm:@expo-google-fonts/unbounded@0.4.1",
     "Chicle": "npm:@expo-google-fonts/chicle@0.4.1",
     "Trade Winds": "npm:@expo-google-fonts/trade-winds@0.4.1",
+    # the twenty-sixth held-out group (TYPEFACE21_HELD_OUT): npm packages, likewise
+    "Tenor Sans": "npm:@expo-google-fonts/tenor-sans@0.4.1",
+    "Spectral": "npm:@expo-google-fonts/spectral@0.4.1",
+    "Courgette": "npm:@expo-google-fonts/courgette@0.4.1",
+    "Lilita One": "npm:@expo-google-fonts/lilita-one@0.4.1",
+    "Instrument Serif": "npm:@expo-google-fonts/instrument-serif@0.4.1",
+    "Shrikhand": "npm:@expo-google-fonts/shrikhand@0.4.1",
+    "Kanit": "npm:@expo-google-fonts/kanit@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

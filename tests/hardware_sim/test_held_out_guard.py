@@ -72,6 +72,8 @@ def _split() -> ModuleType:
     ("font:Syncopate", "--typefaces19"),
     ("font:Righteous", "--typefaces20"),
     ("font:Unbounded", "--typefaces20"),
+    ("font:Courgette", "--typefaces21"),
+    ("font:Instrument Serif", "--typefaces21"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
