@@ -250,8 +250,16 @@ class GlyphModel:
         return replace(self, rank_cnn=None, cnn_weight=0.0, suit_cnn=None,
                        suit_cnn_weight=0.0, cnn_agree=False)
 
-    def rank_probs(self, rank_f: FloatArray, ink: FloatArray) -> FloatArray:
-        """Rank probabilities of one glyph crop ``ink`` whose features are ``rank_f``."""
+    @property
+    def rank_needs_features(self) -> bool:
+        """Whether ``rank_probs`` reads the glyph's features: not when the
+        networks alone name the rank (``cnn_weight`` 1, no ``cnn_agree``), so a
+        reader need not work out a rank histogram nothing looks at."""
+        return self.rank_cnn is None or self.cnn_weight < 1 or self.cnn_agree
+
+    def rank_probs(self, rank_f: FloatArray | None, ink: FloatArray) -> FloatArray:
+        """Rank probabilities of one glyph crop ``ink`` whose features are
+        ``rank_f`` (None only when not ``rank_needs_features``)."""
         return _mixed(self.rank, self.rank_cnn, self.cnn_weight, rank_f, ink, self.cnn_agree)
 
     def suit_probs(self, suit_f: FloatArray, ink: FloatArray) -> FloatArray:
@@ -282,21 +290,28 @@ class GlyphModel:
             np.savez_compressed(fh, **arrays)
 
 
-def _mixed(mlp: Mlp, cnn: GlyphCnn | None, weight: float, f: FloatArray, ink: FloatArray,
-           agree: bool = False) -> FloatArray:
+def _mixed(mlp: Mlp, cnn: GlyphCnn | None, weight: float, f: FloatArray | None,
+           ink: FloatArray, agree: bool = False) -> FloatArray:
     """Softmax of ``(1 - weight)`` times the perceptron's logits plus ``weight``
     times the network's (the perceptron alone without a network, or with
-    ``agree`` where the two name different classes)."""
+    ``agree`` where the two name different classes).  ``f`` may be None only
+    where the network alone decides."""
     if cnn is None:
-        return mlp.probs(f)
+        return mlp.probs(_given(f))
     e = cnn.logits(square_glyph(ink)[None])[0]
     if weight < 1 or agree:
-        own = mlp.logits(f)
+        own = mlp.logits(_given(f))
         if agree and int(np.argmax(own)) != int(np.argmax(e)):
             return _softmax(own)
         e *= weight
         e += (1 - weight) * own
     return _softmax(e)
+
+
+def _given(f: FloatArray | None) -> FloatArray:
+    if f is None:
+        raise ValueError("this classifier reads the glyph's features: pass them")
+    return f
 
 
 def _softmax(e: FloatArray) -> FloatArray:

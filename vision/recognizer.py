@@ -27,7 +27,7 @@ from vision.empty_places import (
     rule_out_by_empty_places,
     rule_out_three_by_empty_middle,
 )
-from vision.evidence import ACCEPT_BONUS, corner_evidence, reason_code, top_guesses
+from vision.evidence import ACCEPT_BONUS, corner_evidence, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import (
     IndexGlyphs,
@@ -38,7 +38,6 @@ from vision.index import (
     read_patch,
 )
 from vision.pips import (
-    BodyReading,
     index_box_in_card,
     read_body,
     rule_out_by_layout,
@@ -50,6 +49,9 @@ from vision.profile import (
     DeckProfile,
     load_profile,
 )
+from vision.reading import PIPS_DISAGREE as PIPS_DISAGREE
+from vision.reading import Reading as Reading
+from vision.reading import with_body as with_body
 
 #: Redness (red minus the larger of green and blue, relative to the paper) of
 #: ink that is certainly red / certainly black.
@@ -83,50 +85,6 @@ LAST_TRY_WEIGHT = 0.5
 #: the reason of a frame whose only readable corners came from a last try: it
 #: names no card by itself, however sure its glyphs look; fused frames may
 LAST_TRY_ONLY = "index hard to split (faint or joined marks): not sure enough from one frame"
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the recogniser made of one frame; ``card is None`` means unsure."""
-
-    card: str | None
-    confidence: float
-    #: why the reading is unsure (empty when a card was read)
-    reason: str = ""
-    #: the best guess even when unsure, for the dealer's confirmation screen
-    guess: str | None = None
-    #: how many index corners were read
-    corners: int = 0
-    ms: float = 0.0
-    #: where the card lay (full-frame corners) when a card was read: where to look
-    #: first in the next frame of the same card (``Recognizer.read(look_at=...)``)
-    quad: Quad | None = field(default=None, compare=False, repr=False)
-    #: the likeliest cards and their probabilities, when unsure (for the dealer's
-    #: confirm screen): ``(("6H", 0.41), ("9H", 0.33), ...)``
-    guesses: tuple[tuple[str, float], ...] = ()
-    #: log-likelihood per card (``CARD_CODES`` order) summed over the corners
-    #: read, for fusing frames (``vision.evidence``); None: no index was read
-    evidence: npt.NDArray[np.float64] | None = field(default=None, compare=False, repr=False)
-    #: the cards a corner accepted on its own
-    accepted: tuple[str, ...] = field(default=(), compare=False, repr=False)
-    #: the cards the card's body ruled out in this frame (``with_body``): the
-    #: fusion of a resting card's frames vetoes a card two of them rule out
-    ruled_out: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
-    #: whether the frame showed the part of the body that tells a court from
-    #: an ace (the in-shoe band, ``vision.in_shoe_body``), blank or not
-    body_seen: bool = field(default=False, compare=False, repr=False)
-
-    @property
-    def unsure(self) -> bool:
-        return self.card is None
-
-    @property
-    def code(self) -> str:
-        """Why unsure, as a code (``no_card``, ``no_index``, ``corners_disagree``,
-        ``colour``, ``low_confidence``, ``not_standard``, ``orientation``,
-        ``pips_disagree``...);
-        empty when a card was read."""
-        return "" if self.card is not None else reason_code(self.reason)
 
 
 #: per suit: each learned ink's chroma, and whether it is of the suit's colour group
@@ -257,9 +215,11 @@ class Recognizer:
         only when the templates found no problem: a caller that wants a sure
         vote, or one naming a given card, can tell from the templates alone
         when it will not get one.  (A turned corner's second look on the slow
-        frames, unsure ones, cost a classification each.)"""
+        frames, unsure ones, cost a classification each.)  Every caller uses
+        only a vote without a problem, so without a profile the classifier's
+        rank alone may say None (``_clean_vote``)."""
         if self.profile is None:
-            return self._classify(g)
+            return self._clean_vote(g)
         tmpl = self._match(g)
         if not matters(tmpl):
             return None
@@ -334,17 +294,41 @@ class Recognizer:
 
     def _classify(self, g: IndexGlyphs) -> _CornerVote:
         """A corner read by the generic classifier: probabilities, not templates."""
+        vote = self._classified(g, clean_only=False)
+        assert vote is not None
+        return vote
+
+    def _clean_vote(self, g: IndexGlyphs) -> _CornerVote | None:
+        """``_classify(g)``, or None when its rank alone gives the vote a
+        problem (no standard rank, a 6 or 9 its loop contradicts, a rank under
+        the threshold), for a caller that uses only a vote without one: the
+        suit and the evidence then go unread.  On the slowest frames of unknown
+        faces, most corners read again (turned, the other way up) were such
+        votes (docs/vision.md, thirty-third pass)."""
+        return self._classified(g, clean_only=True)
+
+    def _classified(self, g: IndexGlyphs, *, clean_only: bool) -> _CornerVote | None:
         m = self.model
-        rank_f, suit_f = features_of((g.rank_ink, g.suit_ink))
+        wants_rank_f = m.rank_needs_features or self._own is not None
+        # both glyphs' features in one call when both are sure to be wanted
+        # (``features_of`` gives each row the same bits either way)
+        pair = features_of((g.rank_ink, g.suit_ink)) if wants_rank_f and not clean_only else None
+        rank_f = (pair[0] if pair is not None
+                  else features_of((g.rank_ink,))[0] if wants_rank_f else None)
         pr = m.rank_probs(rank_f, g.rank_ink)
-        ps = m.suit_probs(suit_f, g.suit_ink)
-        ri, si = int(np.argmax(pr)), int(np.argmax(ps))
-        rank, suit = m.rank.classes[ri], m.suit.classes[si]
+        ri = int(np.argmax(pr))
+        rank = m.rank.classes[ri]
         flipped = False
         if rank in "69":
             pr, flipped = _six_or_nine(pr, m.rank.classes, g)
             ri = int(np.argmax(pr))
             rank = m.rank.classes[ri]
+        if clean_only and (rank == FOREIGN or flipped or pr[ri] < m.min_rank_prob):
+            return None
+        suit_f = pair[1] if pair is not None else features_of((g.suit_ink,))[0]
+        ps = m.suit_probs(suit_f, g.suit_ink)
+        si = int(np.argmax(ps))
+        suit = m.suit.classes[si]
         card = rank + suit
         conf = float(min(pr[ri], ps[si]))
         fits = [not self._colour_problem(g, s) for s in SUITS]
@@ -362,8 +346,9 @@ class Recognizer:
         return _CornerVote(card, conf, problem, not problem and conf >= SURE_PROB, evidence)
 
     def _own_probs(
-        self, g: IndexGlyphs, rank_f: npt.NDArray[np.float32], suit_f: npt.NDArray[np.float32],
-        pr: npt.NDArray[np.float32], ps: npt.NDArray[np.float32],
+        self, g: IndexGlyphs, rank_f: npt.NDArray[np.float32] | None,
+        suit_f: npt.NDArray[np.float32], pr: npt.NDArray[np.float32],
+        ps: npt.NDArray[np.float32],
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The rank and suit probabilities a corner's evidence is made of: the
         deck's own output layers' when the profile has them (``pr``, ``ps``:
@@ -372,6 +357,7 @@ class Recognizer:
         own = self._own
         if own is None:
             return pr, ps
+        assert rank_f is not None  # ``_classified`` works it out for ``own``
         opr = own.rank.probs(rank_f)
         if own.rank.classes[int(np.argmax(opr))] in "69":
             opr = _six_or_nine(opr, own.rank.classes, g)[0]
@@ -458,13 +444,18 @@ class Recognizer:
         if vote.problem not in OTHER_WAY_UP and clf.problem not in OTHER_WAY_UP:
             return g, vote
         other = read_other_way(g)
-        if other is not None:
+        if other is not None and self.profile is None:
+            # the classifier's vote the other way up is taken only without a problem
+            turned_clean = self._clean_vote(other)
+            if turned_clean is not None and not turned_clean.problem:
+                return other, turned_clean
+        elif other is not None:
             turned, other_clf = self._voted(other)
             if not turned.problem:
                 return other, turned
             if other_clf is None:
                 other_clf = self._classify(other)
-            if self.profile is not None and not other_clf.problem:
+            if not other_clf.problem:
                 # The deck's templates doubt the glyphs (blur) but the
                 # classifier reads them this way up: still unsure, but the
                 # corner's evidence is this way's, not the upside-down one's
@@ -658,30 +649,6 @@ def _weak_evidence(weak: list[_CornerVote]) -> npt.NDArray[np.float64] | None:
         return None
     out: npt.NDArray[np.float64] = LAST_TRY_WEIGHT * np.sum(parts, axis=0)
     return out
-
-
-#: the reason of a frame whose index named a card its body rules out
-PIPS_DISAGREE = "the card's pips disagree with its index"
-
-
-def with_body(reading: Reading, body: BodyReading) -> Reading:
-    """A frame's reading with what the card's body says (``vision.pips``)
-    added to its evidence.  A card the body rules out is not named from this
-    frame: an index that reads a 9 as a queen, over an array of nine pips,
-    is misread, and so is a club over an array of spades."""
-    if not body.says_anything or reading.evidence is None:
-        return reading
-    evidence = reading.evidence + body.evidence
-    ruled_out = body.vetoes | frozenset(
-        c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
-    if reading.card is not None and reading.card in ruled_out:
-        return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
-                       guesses=top_guesses(evidence), evidence=evidence,
-                       accepted=reading.accepted, ruled_out=ruled_out)
-    if reading.card is None:
-        return replace(reading, evidence=evidence, guesses=top_guesses(evidence),
-                       ruled_out=ruled_out)
-    return replace(reading, evidence=evidence, ruled_out=ruled_out)
 
 
 #: a corner whose deck templates named a card by a blurred template alone
