@@ -835,6 +835,36 @@ TYPEFACE21_HELD_OUT = (
 )
 
 
+#: Twenty-second typeface held-out group (the twenty-seventh), made on
+#: 2026-12-06 in the thirty-third pass, before the twenty-sixth group's read
+#: (it takes nothing from it), so that the pass after that read has an unread
+#: group from its start.  Like the twenty-second to twenty-sixth, Google Fonts
+#: from the npm registry as the ``@expo-google-fonts`` packages ship them
+#: (static TrueType files, versions pinned; ``scripts/bench_fonts.sh``
+#: installs them for the user).  Chosen by name, package and one sheet of
+#: their index labels only (to see a face's kind and that its labels are its
+#: own), none trained on nor read, none a clone or a cousin of a trained or
+#: read face (passed over: Gochi Hand, a marker hand, Kalam's kin; Shippori
+#: Mincho, a book serif, Spectral's; Jolly Lodger, a condensed poster
+#: display, Chicle's; Klee One, read in the sixteenth group).  A
+#: finger-painted hand (Finger Paint), a whimsical display serif (Henny
+#: Penny), an ultra-wide constructivist capital (Stalinist One), a Japanese
+#: brush display (Potta One), a hand-drawn poster sans (Londrina Solid), a
+#: decorative face with calligraphic turns (Macondo) and a thin, round
+#: Japanese pop hand (Hachi Maru Pop).
+#: READ ONCE, at the end of a pass (``--typefaces22``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE22_HELD_OUT = (
+    "font:Finger Paint",              # @expo-google-fonts/finger-paint@0.4.1
+    "font:Henny Penny",               # @expo-google-fonts/henny-penny@0.4.1
+    "font:Stalinist One",             # @expo-google-fonts/stalinist-one@0.4.1
+    "font:Potta One",                 # @expo-google-fonts/potta-one@0.4.1
+    "font:Londrina Solid",            # @expo-google-fonts/londrina-solid@0.4.1
+    "font:Macondo",                   # @expo-google-fonts/macondo@0.4.1
+    "font:Hachi Maru Pop",            # @expo-google-fonts/hachi-maru-pop@0.4.1
+)
+
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -1016,6 +1046,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces19": TYPEFACE19_HELD_OUT,
     "--typefaces20": TYPEFACE20_HELD_OUT,
     "--typefaces21": TYPEFACE21_HELD_OUT,
+    "--typefaces22": TYPEFACE22_HELD_OUT,
 }
 
 
@@ -1091,6 +1122,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces21": (TYPEFACE21_HELD_OUT, "the twenty-first typeface held-out group "
                       "(TYPEFACE21_HELD_OUT, made 2026-12-06 before the twenty-fifth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces22": (TYPEFACE22_HELD_OUT, "the twenty-second typeface held-out group "
+                      "(TYPEFACE22_HELD_OUT, made 2026-12-06 before the twenty-sixth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

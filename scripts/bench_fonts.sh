@@ -39,8 +39,9 @@
 # (TYPEFACE17_HELD_OUT, `--typefaces17`), the twenty-third's
 # (TYPEFACE18_HELD_OUT, `--typefaces18`), the twenty-fourth's
 # (TYPEFACE19_HELD_OUT, `--typefaces19`), the twenty-fifth's
-# (TYPEFACE20_HELD_OUT, `--typefaces20`) and the twenty-sixth's
-# (TYPEFACE21_HELD_OUT, `--typefaces21`): Google Fonts from the npm registry
+# (TYPEFACE20_HELD_OUT, `--typefaces20`), the twenty-sixth's
+# (TYPEFACE21_HELD_OUT, `--typefaces21`) and the twenty-seventh's
+# (TYPEFACE22_HELD_OUT, `--typefaces22`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -159,7 +160,7 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
 # the twenty-second to twenty-sixth groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
-# --typefaces21): Google
+# --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -195,7 +196,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Lilita One:npm:@expo-google-fonts/lilita-one@0.4.1"
            "Instrument Serif:npm:@expo-google-fonts/instrument-serif@0.4.1"
            "Shrikhand:npm:@expo-google-fonts/shrikhand@0.4.1"
-           "Kanit:npm:@expo-google-fonts/kanit@0.4.1")
+           "Kanit:npm:@expo-google-fonts/kanit@0.4.1"
+           "Finger Paint:npm:@expo-google-fonts/finger-paint@0.4.1"
+           "Henny Penny:npm:@expo-google-fonts/henny-penny@0.4.1"
+           "Stalinist One:npm:@expo-google-fonts/stalinist-one@0.4.1"
+           "Potta One:npm:@expo-google-fonts/potta-one@0.4.1"
+           "Londrina Solid:npm:@expo-google-fonts/londrina-solid@0.4.1"
+           "Macondo:npm:@expo-google-fonts/macondo@0.4.1"
+           "Hachi Maru Pop:npm:@expo-google-fonts/hachi-maru-pop@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -221,3 +229,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces18 --dry-ru
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces19 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces20 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces21 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces22 --dry-run

@@ -284,6 +284,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Instrument Serif": "npm:@expo-google-fonts/instrument-serif@0.4.1",
     "Shrikhand": "npm:@expo-google-fonts/shrikhand@0.4.1",
     "Kanit": "npm:@expo-google-fonts/kanit@0.4.1",
+    # the twenty-seventh held-out group (TYPEFACE22_HELD_OUT): npm packages, likewise
+    "Finger Paint": "npm:@expo-google-fonts/finger-paint@0.4.1",
+    "Henny Penny": "npm:@expo-google-fonts/henny-penny@0.4.1",
+    "Stalinist One": "npm:@expo-google-fonts/stalinist-one@0.4.1",
+    "Potta One": "npm:@expo-google-fonts/potta-one@0.4.1",
+    "Londrina Solid": "npm:@expo-google-fonts/londrina-solid@0.4.1",
+    "Macondo": "npm:@expo-google-fonts/macondo@0.4.1",
+    "Hachi Maru Pop": "npm:@expo-google-fonts/hachi-maru-pop@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

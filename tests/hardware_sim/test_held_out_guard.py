@@ -74,6 +74,8 @@ def _split() -> ModuleType:
     ("font:Unbounded", "--typefaces20"),
     ("font:Courgette", "--typefaces21"),
     ("font:Instrument Serif", "--typefaces21"),
+    ("font:Henny Penny", "--typefaces22"),
+    ("font:Hachi Maru Pop", "--typefaces22"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
