@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from corner_votes import same_vote
 
 from vision.in_shoe_pose import _mean, _median, _share, _steps
-from vision.recognizer import Recognizer, _CornerVote, _may_be_sure, _names
+from vision.recognizer import Recognizer, _may_be_sure, _names
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 100, 129, 256, 1001])
@@ -42,14 +43,6 @@ def test_a_sharp_step_is_the_fall_between_neighbours() -> None:
         # a strided view (the columns or rows the pose looks at) as well
         view = si[:, 3:30] if axis == 0 else si[2:20]
         assert np.array_equal(_steps(view, axis, 1)[0], -np.diff(view, axis=axis))
-
-
-def _same(a: _CornerVote, b: _CornerVote) -> bool:
-    """Equal votes, their evidence (not part of ``==``) bit for bit too."""
-    if a != b or (a.evidence is None) != (b.evidence is None):
-        return False
-    return a.evidence is None or b.evidence is None or (
-        a.evidence.tobytes() == b.evidence.tobytes())
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +78,10 @@ def test_the_classifier_vote_handed_back_is_classify(glyphs_and_reader) -> None:
     for g in glyphs:
         for glyph in (g, g.turned_in_place()):
             vote, clf = rec._voted(glyph)
-            assert _same(vote, rec._vote(glyph))
+            assert same_vote(vote, rec._vote(glyph))
             if clf is not None:
                 handed += 1
-                assert _same(clf, rec._classify(glyph))
+                assert same_vote(clf, rec._classify(glyph))
     assert handed >= len(glyphs)
 
 
@@ -106,7 +99,7 @@ def test_a_vote_left_untaken_is_one_the_caller_would_not_use(glyphs_and_reader) 
                 assert not (full.sure and full.card[0] not in "69")
             else:
                 taken += 1
-                assert _same(sure, full)
+                assert same_vote(sure, full)
             for card in {own, "KH" if own != "KH" else "2C"}:
                 named = rec._vote_unless(glyph, _names(card))
                 if named is None:
@@ -115,7 +108,7 @@ def test_a_vote_left_untaken_is_one_the_caller_would_not_use(glyphs_and_reader) 
                     assert full.problem or full.card != card
                 else:
                     taken += 1
-                    assert _same(named, full)
+                    assert same_vote(named, full)
     assert skipped > 0 and taken > 0
 
 

@@ -27,21 +27,14 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from corner_votes import same_vote
 
 import vision.recognizer as recognizer_module
 from vision.cards import FOREIGN
 from vision.glyph_model import features_of, glyph_model
 from vision.index import IndexGlyphs, read_other_way
 from vision.index_mask import _H_KERNEL, _V_KERNEL, _opened
-from vision.recognizer import Recognizer, _CornerVote
-
-
-def _same(a: _CornerVote, b: _CornerVote) -> bool:
-    """Equal votes, their evidence (not part of ``==``) bit for bit too."""
-    if a != b or (a.evidence is None) != (b.evidence is None):
-        return False
-    return a.evidence is None or b.evidence is None or (
-        a.evidence.tobytes() == b.evidence.tobytes())
+from vision.recognizer import Recognizer
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +118,7 @@ def _clean_vote_is_the_vote_or_a_vote_with_a_problem(
                 assert full.confidence < rec.model.min_rank_prob, full
                 seen["rank under the threshold"] += 1
         else:
-            assert _same(clean, full)
+            assert same_vote(clean, full)
             seen["read: " + ("problem" if full.problem else "clean")] += 1
     return seen
 
