@@ -57,10 +57,12 @@ from vision.evidence import (
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
 from vision.in_shoe_body import (
+    BLANK,
     COURTS,
     LONE,
     LONE_PIP_RULES_OUT,
     SIDES,
+    TOP_ROW_AT_THE_SIDES,
     band_is_blank,
     band_pips,
 )
@@ -112,6 +114,9 @@ LONE_PIP = "a lone pip below the index: a 2 or a 3, not what the index says"
 #: row of pips (``vision.in_shoe_body``)
 SIDE_PIPS = "pips below the index where a court prints its picture"
 ONE_FRAME = "not sure enough from one frame"
+#: a pass whose weak frames name a 4 to a 10 whose top row its band never
+#: showed (``PassFusion._top_row_unseen``)
+NO_TOP_ROW = "no number card's top row below the index"
 #: an index must be in view this far (mm) from the card's short edge
 _ZONE_MM = 20.5
 #: and across, from this far to this far in from the card's long edge (mm)
@@ -191,12 +196,14 @@ class InShoeReader:
         lone_pip = pips == LONE
         vetoed = (LONE_PIP_RULES_OUT if lone_pip else COURTS if band is True or pips == SIDES
                   else frozenset())
+        layout = None if band is None else BLANK if band else pips
         try:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
-            return Reading(None, 0.0, PARTIAL, ruled_out=vetoed, body_seen=band is not None)
+            return Reading(None, 0.0, PARTIAL, ruled_out=vetoed, body_seen=band is not None,
+                           band=layout)
         if band is not None:
-            reading = replace(reading, body_seen=True)
+            reading = replace(reading, body_seen=True, band=layout)
         if vetoed:
             # (veto only: the evidence stays, so no lead moves to another card)
             reading = replace(reading, ruled_out=reading.ruled_out | vetoed)
@@ -398,6 +405,9 @@ class PassFusion:
         self._middle_since = False
         #: frames that showed the band below an index (``vision.in_shoe_body``)
         self.bands_seen = 0
+        #: of those, the frames whose band showed a pip at each side: a 4's
+        #: to a 10's top row
+        self.side_pips_seen = 0
 
     @property
     def over(self) -> bool:
@@ -421,6 +431,7 @@ class PassFusion:
         self.frames += 1
         self.readings.append(reading)
         self.bands_seen += reading.body_seen
+        self.side_pips_seen += reading.band == SIDES
         if reading.reason == EMPTY:
             self.empty_after += 1 if self.seen_card else 0
         else:
@@ -463,6 +474,12 @@ class PassFusion:
             )
         if d.card in self.sure:
             return d
+        if self._top_row_unseen(d.card):
+            reason = (
+                f"{NO_TOP_ROW}: {d.card} was named by weak frames only, and none of the"
+                f" {self.bands_seen} frames that saw the band showed its side pips"
+            )
+            return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
         weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
         # the lead over the cards still possible, as the sum's own lead is
         # taken (``over_the_possible``): a card the band ruled out is no rival
@@ -477,6 +494,17 @@ class PassFusion:
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _top_row_unseen(self, card: str) -> bool:
+        """Whether ``card`` is a 4 to a 10 whose top row the pass never
+        showed, though its band was seen.  Weak frames that lean to a number
+        card over a band that never held its side pips are not believed: a
+        calligraphic J read as a 7, its picture never showing a 7's pips
+        (docs/vision.md, thirty-fourth pass).  Only from weak frames: a
+        design whose top pips sit inward never shows them either, and a sure
+        frame of its index is believed."""
+        return (card in TOP_ROW_AT_THE_SIDES and self.bands_seen >= VETO_FRAMES
+                and not self.side_pips_seen)
 
     def ready(self) -> bool:
         """Whether the card would be decided before the pass is over (no table

@@ -60,6 +60,10 @@ COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 #: that the blur carries into the band, is seen there now and then
 #: (docs/vision.md, twenty-seventh pass)
 LONE_PIP_RULES_OUT = frozenset(c for c in CARD_CODES if c[0] not in "A23")
+#: the number cards whose top row is a pip at each side of the band
+#: (``band_holds_pips_at_its_sides``): a pass that names one from weak frames
+#: only must have shown that row (docs/vision.md, thirty-fourth pass)
+TOP_ROW_AT_THE_SIDES = frozenset(c for c in CARD_CODES if c[0] in "456789T")
 
 
 def _card_to_frame(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
@@ -205,6 +209,8 @@ def band_holds_pips_at_its_sides(
 #: what ``band_pips`` sees: one pip on the axis (a 2's or a 3's top pip), a
 #: pip at each side (a 4's to a 10's top row), or neither
 LONE, SIDES, NEITHER = "lone", "sides", "neither"
+#: a band of paper only (``band_is_blank``), as a reading records it
+BLANK = "blank"
 #: a side pip lies within this share of the band's width from its side
 SIDE_SHARE = 0.45
 #: between the side pips, marks may stand only below this share of the

@@ -48,6 +48,11 @@ class Reading:
     #: whether the frame showed the part of the body that tells a court from
     #: an ace (the in-shoe band, ``vision.in_shoe_body``), blank or not
     body_seen: bool = field(default=False, compare=False, repr=False)
+    #: what that band showed (``vision.in_shoe_body``: ``"blank"``, or
+    #: ``band_pips``'s ``"lone"``, ``"sides"`` or ``"neither"``); None when it
+    #: was not wholly in view.  The fusion asks it whether a number card's top
+    #: row was ever seen (docs/vision.md, thirty-fourth pass)
+    band: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
