@@ -865,6 +865,38 @@ TYPEFACE22_HELD_OUT = (
 )
 
 
+#: Twenty-third typeface held-out group (the twenty-eighth), made on
+#: 2026-12-06 in the thirty-fourth pass, before the twenty-seventh group's
+#: read (it takes nothing from it), so that the pass after that read has an
+#: unread group from its start.  Like the twenty-second to twenty-seventh,
+#: Google Fonts from the npm registry as the ``@expo-google-fonts`` packages
+#: ship them (static TrueType files, versions pinned;
+#: ``scripts/bench_fonts.sh`` installs them for the user).  Chosen by name,
+#: package and one sheet of their index labels only (to see a face's kind
+#: and that its labels are its own), none trained on nor read, none a clone
+#: or a cousin of a trained or read face (passed over: Major Mono Display,
+#: a mono; DM Serif Display, Yeseva One and Gravitas One, Playfair's and
+#: Abril's kin; Six Caps, Bebas's; Smokum and Sancreek, Rye's; Grenze
+#: Gotisch, a blackletter like Blankenburg; Sniglet, Varela Round's;
+#: Creepster, Butcherman's; Griffy, Henny Penny's).  An engraved outline
+#: capital (Fredericka the Great), a playful spiky serif (Mountains of
+#: Christmas), a quick scrawled marker hand (Reenie Beanie), a heavy-metal
+#: band lettering (Metal Mania), a horror display with cut strokes
+#: (Butcherman), a wide fifties soda-fountain sans (Cherry Cream Soda) and
+#: a brushed italic whose strokes split into bristle lines (Akronim).
+#: READ ONCE, at the end of a pass (``--typefaces23``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE23_HELD_OUT = (
+    "font:Fredericka the Great",      # @expo-google-fonts/fredericka-the-great@0.4.1
+    "font:Mountains of Christmas",    # @expo-google-fonts/mountains-of-christmas@0.4.1
+    "font:Reenie Beanie",             # @expo-google-fonts/reenie-beanie@0.4.1
+    "font:Metal Mania",               # @expo-google-fonts/metal-mania@0.4.1
+    "font:Butcherman",                # @expo-google-fonts/butcherman@0.4.1
+    "font:Cherry Cream Soda",         # @expo-google-fonts/cherry-cream-soda@0.4.0
+    "font:Akronim",                   # @expo-google-fonts/akronim@0.4.0
+)
+
+
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
     return None if kdedeck.list_designs() else f"{kdedeck.install_line()}   # as root"
@@ -1047,6 +1079,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces20": TYPEFACE20_HELD_OUT,
     "--typefaces21": TYPEFACE21_HELD_OUT,
     "--typefaces22": TYPEFACE22_HELD_OUT,
+    "--typefaces23": TYPEFACE23_HELD_OUT,
 }
 
 
@@ -1125,6 +1158,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces22": (TYPEFACE22_HELD_OUT, "the twenty-second typeface held-out group "
                       "(TYPEFACE22_HELD_OUT, made 2026-12-06 before the twenty-sixth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces23": (TYPEFACE23_HELD_OUT, "the twenty-third typeface held-out group "
+                      "(TYPEFACE23_HELD_OUT, made 2026-12-06 before the twenty-seventh group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

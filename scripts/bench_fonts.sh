@@ -40,8 +40,9 @@
 # (TYPEFACE18_HELD_OUT, `--typefaces18`), the twenty-fourth's
 # (TYPEFACE19_HELD_OUT, `--typefaces19`), the twenty-fifth's
 # (TYPEFACE20_HELD_OUT, `--typefaces20`), the twenty-sixth's
-# (TYPEFACE21_HELD_OUT, `--typefaces21`) and the twenty-seventh's
-# (TYPEFACE22_HELD_OUT, `--typefaces22`): Google Fonts from the npm registry
+# (TYPEFACE21_HELD_OUT, `--typefaces21`), the twenty-seventh's
+# (TYPEFACE22_HELD_OUT, `--typefaces22`) and the twenty-eighth's
+# (TYPEFACE23_HELD_OUT, `--typefaces23`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -157,10 +158,11 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to twenty-sixth groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to twenty-eighth groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
-# --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22): Google
+# --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
+# --typefaces23): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -203,7 +205,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Potta One:npm:@expo-google-fonts/potta-one@0.4.1"
            "Londrina Solid:npm:@expo-google-fonts/londrina-solid@0.4.1"
            "Macondo:npm:@expo-google-fonts/macondo@0.4.1"
-           "Hachi Maru Pop:npm:@expo-google-fonts/hachi-maru-pop@0.4.1")
+           "Hachi Maru Pop:npm:@expo-google-fonts/hachi-maru-pop@0.4.1"
+           "Fredericka the Great:npm:@expo-google-fonts/fredericka-the-great@0.4.1"
+           "Mountains of Christmas:npm:@expo-google-fonts/mountains-of-christmas@0.4.1"
+           "Reenie Beanie:npm:@expo-google-fonts/reenie-beanie@0.4.1"
+           "Metal Mania:npm:@expo-google-fonts/metal-mania@0.4.1"
+           "Butcherman:npm:@expo-google-fonts/butcherman@0.4.1"
+           "Cherry Cream Soda:npm:@expo-google-fonts/cherry-cream-soda@0.4.0"
+           "Akronim:npm:@expo-google-fonts/akronim@0.4.0")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"
@@ -230,3 +239,4 @@ PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces19 --dry-ru
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces20 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces21 --dry-run
 PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces22 --dry-run
+PYTHONPATH=. .venv/bin/python benchmarks/in_shoe_bench.py --typefaces23 --dry-run

@@ -292,6 +292,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Londrina Solid": "npm:@expo-google-fonts/londrina-solid@0.4.1",
     "Macondo": "npm:@expo-google-fonts/macondo@0.4.1",
     "Hachi Maru Pop": "npm:@expo-google-fonts/hachi-maru-pop@0.4.1",
+    # the twenty-eighth held-out group (TYPEFACE23_HELD_OUT): npm packages, likewise
+    "Fredericka the Great": "npm:@expo-google-fonts/fredericka-the-great@0.4.1",
+    "Mountains of Christmas": "npm:@expo-google-fonts/mountains-of-christmas@0.4.1",
+    "Reenie Beanie": "npm:@expo-google-fonts/reenie-beanie@0.4.1",
+    "Metal Mania": "npm:@expo-google-fonts/metal-mania@0.4.1",
+    "Butcherman": "npm:@expo-google-fonts/butcherman@0.4.1",
+    "Cherry Cream Soda": "npm:@expo-google-fonts/cherry-cream-soda@0.4.0",
+    "Akronim": "npm:@expo-google-fonts/akronim@0.4.0",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -76,6 +76,8 @@ def _split() -> ModuleType:
     ("font:Instrument Serif", "--typefaces21"),
     ("font:Henny Penny", "--typefaces22"),
     ("font:Hachi Maru Pop", "--typefaces22"),
+    ("font:Reenie Beanie", "--typefaces23"),
+    ("font:Akronim", "--typefaces23"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
