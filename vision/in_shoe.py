@@ -61,9 +61,10 @@ from vision.in_shoe_body import (
     COURTS,
     LONE,
     LONE_PIP_RULES_OUT,
+    NEITHER,
     SIDES,
-    TOP_ROW_AT_THE_SIDES,
     band_is_blank,
+    band_kind,
     band_pips,
 )
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
@@ -114,9 +115,15 @@ LONE_PIP = "a lone pip below the index: a 2 or a 3, not what the index says"
 #: row of pips (``vision.in_shoe_body``)
 SIDE_PIPS = "pips below the index where a court prints its picture"
 ONE_FRAME = "not sure enough from one frame"
-#: a pass whose weak frames name a 4 to a 10 whose top row its band never
-#: showed (``PassFusion._top_row_unseen``)
-NO_TOP_ROW = "no number card's top row below the index"
+#: a pass whose frames the recogniser each refused, summed to a card whose
+#: kind the band never showed (``vision.in_shoe_body.band_kind``): frames that
+#: each lean a little are believed only with the body's word (a calligraphic J
+#: whose frames sum to a 7 over a band that never shows a 7's side pips;
+#: docs/vision.md, thirty-fourth pass)
+BODY_UNHEARD = "no frame named the card and the band did not show it"
+#: how the reason names each kind of card
+_KIND_WORDS = {SIDES: "the side pips of a 4 to a 10", LONE: "the lone pip of a 2 or a 3",
+               BLANK: "the blank paper of an ace", NEITHER: "the picture of a court"}
 #: an index must be in view this far (mm) from the card's short edge
 _ZONE_MM = 20.5
 #: and across, from this far to this far in from the card's long edge (mm)
@@ -405,9 +412,10 @@ class PassFusion:
         self._middle_since = False
         #: frames that showed the band below an index (``vision.in_shoe_body``)
         self.bands_seen = 0
-        #: of those, the frames whose band showed a pip at each side: a 4's
-        #: to a 10's top row
-        self.side_pips_seen = 0
+        #: what those bands showed (``Reading.band``)
+        self.band_kinds: set[str] = set()
+        #: cards some frame's recogniser chose, before the frame margin
+        self.named: set[str] = set()
 
     @property
     def over(self) -> bool:
@@ -431,7 +439,12 @@ class PassFusion:
         self.frames += 1
         self.readings.append(reading)
         self.bands_seen += reading.body_seen
-        self.side_pips_seen += reading.band == SIDES
+        if reading.band is not None:
+            self.band_kinds.add(reading.band)
+        chosen = reading.card if reading.card is not None else (
+            reading.guess if reading.reason == ONE_FRAME else None)
+        if chosen is not None:
+            self.named.add(chosen)
         if reading.reason == EMPTY:
             self.empty_after += 1 if self.seen_card else 0
         else:
@@ -472,14 +485,15 @@ class PassFusion:
             return FusedDecision(
                 None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
             )
-        if d.card in self.sure:
-            return d
-        if self._top_row_unseen(d.card):
+        if d.card not in self.named and band_kind(d.card) not in self.band_kinds:
             reason = (
-                f"{NO_TOP_ROW}: {d.card} was named by weak frames only, and none of the"
-                f" {self.bands_seen} frames that saw the band showed its side pips"
+                f"{BODY_UNHEARD}: no frame named {d.card}, and none of the {self.bands_seen}"
+                f" frames that saw the band below the index showed"
+                f" {_KIND_WORDS[band_kind(d.card)]}"
             )
             return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
+        if d.card in self.sure:
+            return d
         weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
         # the lead over the cards still possible, as the sum's own lead is
         # taken (``over_the_possible``): a card the band ruled out is no rival
@@ -494,17 +508,6 @@ class PassFusion:
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
-
-    def _top_row_unseen(self, card: str) -> bool:
-        """Whether ``card`` is a 4 to a 10 whose top row the pass never
-        showed, though its band was seen.  Weak frames that lean to a number
-        card over a band that never held its side pips are not believed: a
-        calligraphic J read as a 7, its picture never showing a 7's pips
-        (docs/vision.md, thirty-fourth pass).  Only from weak frames: a
-        design whose top pips sit inward never shows them either, and a sure
-        frame of its index is believed."""
-        return (card in TOP_ROW_AT_THE_SIDES and self.bands_seen >= VETO_FRAMES
-                and not self.side_pips_seen)
 
     def ready(self) -> bool:
         """Whether the card would be decided before the pass is over (no table

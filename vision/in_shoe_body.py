@@ -22,6 +22,11 @@ That top row is a pip cut by each side of the band with paper between
 spans the card's axis.  So it vetoes the courts too (a tall, thin hand's
 "7" that the classifier takes for a "J"; docs/vision.md, thirtieth pass).
 
+What the band shows of each card (``band_kind``) is also the body's word on
+a pass whose frames the recogniser each refused: their sum is believed only
+when some band showed its card's kind (a calligraphic "J" whose frames sum
+to a "7"; docs/vision.md, thirty-fourth pass).
+
 Pure: a frame, the card's pose and the window in; a verdict out.
 """
 
@@ -60,10 +65,6 @@ COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 #: that the blur carries into the band, is seen there now and then
 #: (docs/vision.md, twenty-seventh pass)
 LONE_PIP_RULES_OUT = frozenset(c for c in CARD_CODES if c[0] not in "A23")
-#: the number cards whose top row is a pip at each side of the band
-#: (``band_holds_pips_at_its_sides``): a pass that names one from weak frames
-#: only must have shown that row (docs/vision.md, thirty-fourth pass)
-TOP_ROW_AT_THE_SIDES = frozenset(c for c in CARD_CODES if c[0] in "456789T")
 
 
 def _card_to_frame(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
@@ -211,6 +212,7 @@ def band_holds_pips_at_its_sides(
 LONE, SIDES, NEITHER = "lone", "sides", "neither"
 #: a band of paper only (``band_is_blank``), as a reading records it
 BLANK = "blank"
+
 #: a side pip lies within this share of the band's width from its side
 SIDE_SHARE = 0.45
 #: between the side pips, marks may stand only below this share of the
@@ -250,3 +252,18 @@ def _pips_at_the_sides(marks: list[tuple[int, ...]], width: int, height: int) ->
     between = (m for m, lt, rt in zip(marks, at_left, at_right, strict=True) if not (lt or rt))
     return all(x > 0 and x + w < width and y >= BETWEEN_BELOW * height
                for x, y, w, _, _ in between)
+
+
+def band_kind(card: str) -> str:
+    """What the band of ``card`` shows in the common layouts: pips at its
+    sides (a 4 to a 10), a lone pip (a 2 or a 3), blank paper (an ace), or a
+    picture that is none of those (a court).  Some designs show less (tango's
+    top pips sit inward: its 4s to 10s show "neither"), so this is asked
+    only of a pass that no frame named, whose sum is then believed only when
+    some band showed its card's kind (docs/vision.md, thirty-fourth pass)."""
+    rank = card[0]
+    if rank in "456789T":
+        return SIDES
+    if rank in "23":
+        return LONE
+    return BLANK if rank == "A" else NEITHER
