@@ -1214,7 +1214,8 @@ def _font_family(name: str) -> str:
 READ_GROUPS = ("--typefaces6", "--typefaces7", "--typefaces8", "--typefaces9",
                "--typefaces10", "--typefaces11", "--typefaces12", "--typefaces13",
                "--typefaces14", "--typefaces15", "--typefaces16", "--typefaces17",
-               "--typefaces18", "--typefaces19", "--typefaces20", "--typefaces21")
+               "--typefaces18", "--typefaces19", "--typefaces20", "--typefaces21",
+               "--typefaces22")
 
 
 def refuse_held_out(designs: tuple[str, ...], *, read_groups: bool = False) -> None:
