@@ -254,7 +254,9 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
 
 def why(passes: list[Pass], pass_margin: float) -> None:
     """One line per pass left unsure (or wrong): how many of its frames showed
-    an index, the fused guesses, and what its other frames answered."""
+    an index, the fused guesses, what its other frames answered and the
+    pass's own reason (a read's refusals told apart: the weak frames', the
+    band's word, too few witnesses...)."""
     for p in passes:
         reader = InShoeReader.__new__(InShoeReader)
         reader.margin, reader.frame_margin = pass_margin, FRAME_MARGIN
@@ -272,7 +274,7 @@ def why(passes: list[Pass], pass_margin: float) -> None:
             f"{'WRONG ' + str(res.card) if res.card else 'unsure'}, index read in "
             f"{res.used} frames, guesses {guesses or '-'}; frames: "
             + ", ".join(f"{k} {v}" for k, v in said.most_common())
-            + (f"; {res.reason}" if res.reason.startswith("only weak frames") else "")
+            + (f"; {res.reason}" if res.reason else "")
         )
 
 

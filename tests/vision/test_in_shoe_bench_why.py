@@ -1,0 +1,62 @@
+"""``benchmarks/in_shoe_bench.py --why`` prints each refused pass's own reason,
+so that a held-out read can tell the fusion's refusals apart (the weak
+frames', the band's word on a card no frame named, too few witnesses).  The
+passes are hand-made: their reasons follow from the fusion's rules
+(``test_vision_in_shoe_body_word.py`` and ``test_vision_in_shoe_weak_passes.py``
+work the same evidence out)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from vision.cards import CARD_CODES
+from vision.in_shoe import BODY_UNHEARD, PASS_MARGIN
+from vision.in_shoe_body import NEITHER
+from vision.in_shoe_pose import MIDDLE
+from vision.reading import Reading
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "in_shoe_bench", ROOT / "benchmarks" / "in_shoe_bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["in_shoe_bench"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _refused(card: str, runner_up: str) -> Reading:
+    """An index frame the recogniser refused, leaning ``card`` by 3 nats over
+    ``runner_up`` (every other card -10), its band a picture's."""
+    ev = np.full(len(CARD_CODES), -10.0)
+    ev[CARD_CODES.index(card)], ev[CARD_CODES.index(runner_up)] = 0.0, -3.0
+    return Reading(None, 0.0, "rank ambiguous", evidence=ev, body_seen=True, band=NEITHER)
+
+
+def test_why_prints_the_reason_of_a_pass_the_band_did_not_vouch_for(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A J whose refused frames sum to a 7 (four frames an end, both ends: the
+    sum's tempered lead 10.62 >= 8 would name 7H) over bands that never show
+    side pips: unsure for the body's word, and ``--why`` says so.  A pass the
+    fusion names rightly prints nothing."""
+    bench = _bench()
+    frames = [*[_refused("7H", "JH")] * 4, *[Reading(None, 0.0, MIDDLE)] * 4,
+              *[_refused("7H", "JH")] * 4]
+    withheld = bench.Pass("font:Courgette", "normal", "JH", "top", frames)
+    right = bench.Pass("builtin", "normal", "7H", "top",
+                       [Reading("7H", 0.9, "", evidence=f.evidence) if f.evidence is not None
+                        else f for f in frames])
+    bench.why([withheld, right], PASS_MARGIN)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("    font:Courgette normal JH (top leading): unsure, ")
+    assert f"; {BODY_UNHEARD}: no frame named 7H" in lines[0]
