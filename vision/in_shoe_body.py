@@ -259,8 +259,9 @@ def band_kind(card: str) -> str:
     sides (a 4 to a 10), a lone pip (a 2 or a 3), blank paper (an ace), or a
     picture that is none of those (a court).  Some designs show less (tango's
     top pips sit inward: its 4s to 10s show "neither"), so this is asked
-    only of a pass that no frame named, whose sum is then believed only when
-    some band showed its card's kind (docs/vision.md, thirty-fourth pass)."""
+    only of a pass that few frames named, whose sum is then believed only
+    when some band showed its card's kind (docs/vision.md, thirty-fourth and
+    thirty-fifth passes)."""
     rank = card[0]
     if rank in "456789T":
         return SIDES

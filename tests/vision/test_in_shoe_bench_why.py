@@ -57,4 +57,4 @@ def test_why_prints_the_reason_of_a_pass_the_band_did_not_vouch_for(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("    font:Courgette normal JH (top leading): unsure, ")
-    assert f"; {BODY_UNHEARD}: no frame named 7H" in lines[0]
+    assert f"; {BODY_UNHEARD}: 0 of the 8 frames that read an index named 7H" in lines[0]

@@ -1,6 +1,8 @@
-"""The thirty-fourth pass: a card that no frame's recogniser named is named
-only when the band below the index showed that card's kind
-(``vision.in_shoe_body.band_kind``; docs/vision.md, thirty-fourth pass).
+"""The thirty-fourth and thirty-fifth passes: a card that no more than a
+quarter of the index frames' recognisers named (none, in the thirty-fourth)
+is named only when the band below the index showed that card's kind
+(``vision.in_shoe_body.band_kind``; docs/vision.md, thirty-fourth and
+thirty-fifth passes).
 
 The fusion's tests feed hand-made readings; every expected value is worked
 out in the test's docstring with the shipped constants (``PASS_MARGIN`` 8,
@@ -22,6 +24,7 @@ from vision.in_shoe import (
     BODY_UNHEARD,
     FRAME_CORRELATION,
     FRAME_MARGIN,
+    NAMED_SHARE,
     ONE_FRAME,
     PASS_MARGIN,
     InShoeReader,
@@ -55,28 +58,69 @@ def _frame(scores: dict[str, float], band: str | None, *, reason: str = REFUSED,
 
 
 def _pass(card: str, runner_up: str, bands: list[str | None], *, reason: str = REFUSED,
-          guess: str | None = None) -> PassFusion:
+          guess: str | None = None, chose: int = 0) -> PassFusion:
     """Four frames of the leading index, four of the card's middle, four of
     the trailing index; every index frame leans to ``card`` by 3 nats over
     ``runner_up`` (none sure alone) and is unsure for ``reason``; ``bands``:
     what each index frame's band showed.  Summed: a lead of 24.  Tempered,
     each end's four frames are divided by 1 + 3 x 0.42 = 2.26: 12 / 2.26 =
     5.31 an end, 10.62 for both, >= 8: the fusion names ``card``, but for the
-    body's word."""
+    body's word.  ``chose``: that many of the index frames (the first ones)
+    are unsure only for the frame margin instead, their recogniser having
+    chosen ``card`` (``ONE_FRAME``, ``card`` their guess); their evidence is
+    the same."""
     assert len(bands) == 8
     fusion = PassFusion(InShoeReader())
     index = iter(bands)
+    seen = 0
     for k in range(12):
         if 4 <= k < 8:
             fusion.add(Reading(None, 0.0, MIDDLE))
+            continue
+        if seen < chose:
+            fusion.add(_frame({card: 0.0, runner_up: -3.0}, next(index), reason=ONE_FRAME,
+                              guess=card))
         else:
             fusion.add(_frame({card: 0.0, runner_up: -3.0}, next(index), reason=reason,
                               guess=guess))
+        seen += 1
     return fusion
 
 
 def test_the_shipped_constants_these_tests_reason_from() -> None:
     assert (PASS_MARGIN, FRAME_MARGIN, FRAME_CORRELATION) == (8.0, 7.5, 0.42)
+    assert NAMED_SHARE == 0.25
+
+
+@pytest.mark.parametrize("chose", [1, 2])
+def test_a_quarter_of_the_frames_choosing_the_card_still_needs_the_band(chose: int) -> None:
+    """Courgette's J read as a 7 by frames the recogniser mostly refused,
+    one or two of its eight index frames choosing the 7 (weakly): 1 / 8 and
+    2 / 8 are no more than a quarter, and no band showed a 7's side pips, so
+    the summed 7H (10.62 >= 8) is withheld; the reason counts the frames
+    that chose it.  The thirty-fourth pass's rule (no frame chose it) named
+    it."""
+    res = _pass("7H", "JH", [NEITHER] * 8, chose=chose).result()
+    assert res.card is None
+    assert res.reason.startswith(
+        f"{BODY_UNHEARD}: {chose} of the 8 frames that read an index named 7H, and none")
+    assert res.code == "pips_disagree"
+
+
+@pytest.mark.parametrize("chose", [3, 4, 8])
+def test_more_than_a_quarter_of_the_frames_choosing_the_card_is_enough(chose: int) -> None:
+    """Three, four or eight of the eight index frames choosing 7H (3 / 8 =
+    0.375 > 0.25), as plastic's hard-shoe AS read (2 of 7 frames): the band
+    is not asked and the summed 7H stands (10.62 >= 8)."""
+    assert _pass("7H", "JH", [NEITHER] * 8, chose=chose).result().card == "7H"
+
+
+def test_a_quarter_of_the_frames_over_a_band_of_its_kind_is_named() -> None:
+    """Two of eight frames choosing 7H and one band showing side pips: the
+    body's word is heard, 7H is named."""
+    bands: list[str | None] = [NEITHER] * 8
+    bands[6] = SIDES
+    assert _pass("7H", "JH", bands, chose=2).result().card == "7H"
 
 
 @pytest.mark.parametrize(("ranks", "kind"), [("456789T", SIDES), ("23", LONE), ("A", BLANK),
@@ -98,7 +142,8 @@ def test_refused_frames_summing_to_a_seven_over_a_band_without_its_pips_are_unsu
     spoken either: unsure too."""
     res = _pass("7H", "JH", [NEITHER] * 8).result()
     assert res.card is None
-    assert res.reason.startswith(f"{BODY_UNHEARD}: no frame named 7H, and none of the 8 frames")
+    assert res.reason.startswith(
+        f"{BODY_UNHEARD}: 0 of the 8 frames that read an index named 7H, and none of the 8 frames")
     assert res.reason.endswith("showed the side pips of a 4 to a 10")
     assert res.code == "pips_disagree" == reason_code(res.reason)
     assert res.guesses[0][0] == "7H"
