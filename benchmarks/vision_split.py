@@ -896,6 +896,31 @@ TYPEFACE23_HELD_OUT = (
     "font:Akronim",                   # @expo-google-fonts/akronim@0.4.0
 )
 
+#: The twenty-ninth held-out group (made 2026-12-06 in the thirty-fifth pass,
+#: before the twenty-eighth group's read; it takes nothing from it): Google
+#: Fonts from the npm registry, pinned ``@expo-google-fonts`` packages, none
+#: trained on, none read, none a clone or cousin of a trained or read face
+#: (passed over: Cormorant, EB Garamond's; Bungee Shade and Bungee Spice,
+#: Bungee's; Cinzel Decorative, Cinzel's; Rubik Mono, Rubik's; Lobster Two,
+#: Lobster's; Nosifer, Butcherman's; Rock Salt, Reenie Beanie's; Luckiest Guy,
+#: Bangers'; Sacramento, Great Vibes'; Passion One, only 0.3.0 in the
+#: registry).  A sturdy text serif with wedge serifs (Domine), a heavy casual
+#: brush-like sans (Carter One), an ultra-fat round display (Chango), an
+#: italic outline with speed lines (Faster One), a looping cursive hand
+#: (Homemade Apple), a heavy Korean gothic's Latin (Black Han Sans) and a
+#: decorated candy serif with curls (Emilys Candy).
+#: READ ONCE, at the end of a pass (``--typefaces24``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE24_HELD_OUT = (
+    "font:Domine",                      # @expo-google-fonts/domine@0.4.2
+    "font:Carter One",                  # @expo-google-fonts/carter-one@0.4.1
+    "font:Chango",                      # @expo-google-fonts/chango@0.4.1
+    "font:Faster One",                  # @expo-google-fonts/faster-one@0.4.1
+    "font:Homemade Apple",              # @expo-google-fonts/homemade-apple@0.4.1
+    "font:Black Han Sans",              # @expo-google-fonts/black-han-sans@0.4.1
+    "font:Emilys Candy",                # @expo-google-fonts/emilys-candy@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1080,6 +1105,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces21": TYPEFACE21_HELD_OUT,
     "--typefaces22": TYPEFACE22_HELD_OUT,
     "--typefaces23": TYPEFACE23_HELD_OUT,
+    "--typefaces24": TYPEFACE24_HELD_OUT,
 }
 
 
@@ -1161,6 +1187,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces23": (TYPEFACE23_HELD_OUT, "the twenty-third typeface held-out group "
                       "(TYPEFACE23_HELD_OUT, made 2026-12-06 before the twenty-seventh group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces24": (TYPEFACE24_HELD_OUT, "the twenty-fourth typeface held-out group "
+                      "(TYPEFACE24_HELD_OUT, made 2026-12-06 before the twenty-eighth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -41,8 +41,9 @@
 # (TYPEFACE19_HELD_OUT, `--typefaces19`), the twenty-fifth's
 # (TYPEFACE20_HELD_OUT, `--typefaces20`), the twenty-sixth's
 # (TYPEFACE21_HELD_OUT, `--typefaces21`), the twenty-seventh's
-# (TYPEFACE22_HELD_OUT, `--typefaces22`) and the twenty-eighth's
-# (TYPEFACE23_HELD_OUT, `--typefaces23`): Google Fonts from the npm registry
+# (TYPEFACE22_HELD_OUT, `--typefaces22`), the twenty-eighth's
+# (TYPEFACE23_HELD_OUT, `--typefaces23`) and the twenty-ninth's
+# (TYPEFACE24_HELD_OUT, `--typefaces24`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -162,7 +163,7 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
-# --typefaces23): Google
+# --typefaces23; TYPEFACE24_HELD_OUT, --typefaces24): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -212,7 +213,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Metal Mania:npm:@expo-google-fonts/metal-mania@0.4.1"
            "Butcherman:npm:@expo-google-fonts/butcherman@0.4.1"
            "Cherry Cream Soda:npm:@expo-google-fonts/cherry-cream-soda@0.4.0"
-           "Akronim:npm:@expo-google-fonts/akronim@0.4.0")
+           "Akronim:npm:@expo-google-fonts/akronim@0.4.0"
+           "Domine:npm:@expo-google-fonts/domine@0.4.2"
+           "Carter One:npm:@expo-google-fonts/carter-one@0.4.1"
+           "Chango:npm:@expo-google-fonts/chango@0.4.1"
+           "Faster One:npm:@expo-google-fonts/faster-one@0.4.1"
+           "Homemade Apple:npm:@expo-google-fonts/homemade-apple@0.4.1"
+           "Black Han Sans:npm:@expo-google-fonts/black-han-sans@0.4.1"
+           "Emilys Candy:npm:@expo-google-fonts/emilys-candy@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

@@ -300,6 +300,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Butcherman": "npm:@expo-google-fonts/butcherman@0.4.1",
     "Cherry Cream Soda": "npm:@expo-google-fonts/cherry-cream-soda@0.4.0",
     "Akronim": "npm:@expo-google-fonts/akronim@0.4.0",
+    # the twenty-ninth held-out group (TYPEFACE24_HELD_OUT): npm packages, likewise
+    "Domine": "npm:@expo-google-fonts/domine@0.4.2",
+    "Carter One": "npm:@expo-google-fonts/carter-one@0.4.1",
+    "Chango": "npm:@expo-google-fonts/chango@0.4.1",
+    "Faster One": "npm:@expo-google-fonts/faster-one@0.4.1",
+    "Homemade Apple": "npm:@expo-google-fonts/homemade-apple@0.4.1",
+    "Black Han Sans": "npm:@expo-google-fonts/black-han-sans@0.4.1",
+    "Emilys Candy": "npm:@expo-google-fonts/emilys-candy@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

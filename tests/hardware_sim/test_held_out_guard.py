@@ -78,6 +78,8 @@ def _split() -> ModuleType:
     ("font:Hachi Maru Pop", "--typefaces22"),
     ("font:Reenie Beanie", "--typefaces23"),
     ("font:Akronim", "--typefaces23"),
+    ("font:Chango", "--typefaces24"),
+    ("font:Homemade Apple", "--typefaces24"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
