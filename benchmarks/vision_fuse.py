@@ -149,6 +149,16 @@ def _record(name: str, args: argparse.Namespace, mode: str, code: str,
     }
 
 
+def shipped_wrong_line(wrong: Counter[tuple[str, str, str, str]]) -> str:
+    """The cards the shipped rule ("any" at ``FUSE_MARGIN``, as the table reads)
+    named wrongly, each with its design and mode: the ``wrong:`` line counts
+    every policy's by card alone, so a read could not tie a wrong card to a
+    face (docs/vision.md, twenty-eighth group's read)."""
+    cards = ", ".join(f"{design} {mode} {code}->{card} x{n}"
+                      for (design, mode, code, card), n in sorted(wrong.items()))
+    return f"wrong cards of any {FUSE_MARGIN:g}, by design: {cards or 'none'}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     which = ap.add_mutually_exclusive_group()
@@ -218,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     tally: Counter[tuple[str, str, str]] = Counter()
     grabs: Counter[tuple[str, str]] = Counter()
     wrong: Counter[tuple[str, str, str, str]] = Counter()
+    shipped_wrong: Counter[tuple[str, str, str, str]] = Counter()
     for name in designs:
         deck = open_design(name)
         readers = [("generic", generic)]
@@ -256,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
                     grabs[(mode, policy)] += used
                     if what == "wrong":
                         wrong[(mode, policy, code, str(card))] += 1
+                        if policy == f"any {FUSE_MARGIN:g}":
+                            shipped_wrong[(name, mode, code, str(card))] += 1
                     if what == "unsure" and policy == f"any {FUSE_MARGIN:g}":
                         for r in readings:
                             why[(mode, r.code or f"named {r.card}")] += 1
@@ -278,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"  wrong {bad:3d} ({100 * bad / n:.2f} %)  unsure {100 * unsure / n:6.2f} %"
                   f"  frames read per card {grabs[(mode, policy)] / n:5.2f}")
     print("wrong:", dict(wrong))
+    print(shipped_wrong_line(shipped_wrong))
     for mode in modes:
         top = sorted(((n, c) for (m, c), n in why.items() if m == mode), reverse=True)
         print(f"frames of unsure cards, {mode}: {[(c, n) for n, c in top[:12]]}")

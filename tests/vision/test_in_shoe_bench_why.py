@@ -24,12 +24,12 @@ from vision.reading import Reading
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _bench() -> ModuleType:
-    """The benchmark as its own folder imports it (it puts that folder and the
+def _bench(name: str = "in_shoe_bench") -> ModuleType:
+    """A benchmark as its own folder imports it (it puts that folder and the
     project's root on ``sys.path`` itself)."""
     if str(ROOT / "benchmarks") not in sys.path:
         sys.path.insert(0, str(ROOT / "benchmarks"))
-    return importlib.import_module("in_shoe_bench")
+    return importlib.import_module(name)
 
 
 def _refused(card: str, runner_up: str) -> Reading:
@@ -58,3 +58,20 @@ def test_why_prints_the_reason_of_a_pass_the_band_did_not_vouch_for(
     assert len(lines) == 1
     assert lines[0].startswith("    font:Courgette normal JH (top leading): unsure, ")
     assert f"; {BODY_UNHEARD}: 0 of the 8 frames that read an index named 7H" in lines[0]
+
+
+def test_the_overhead_bench_ties_each_wrong_card_of_the_shipped_rule_to_its_design() -> None:
+    """``vision_fuse.py`` counts wrong cards by policy and card alone; the
+    twenty-eighth group's read could not say which face named a J a 7.  Its
+    new line lists the shipped rule's (any 20) wrong cards with design and
+    mode, in a stable order, and says "none" when there are none."""
+    from collections import Counter
+
+    bench = _bench("vision_fuse")
+    wrong = Counter({("font:Akronim", "generic", "JS", "7S"): 2,
+                     ("font:Akronim", "generic", "JC", "7C"): 1,
+                     ("font:Metal Mania", "profile", "4H", "9H"): 1})
+    assert bench.shipped_wrong_line(wrong) == (
+        "wrong cards of any 20, by design: font:Akronim generic JC->7C x1, "
+        "font:Akronim generic JS->7S x2, font:Metal Mania profile 4H->9H x1")
+    assert bench.shipped_wrong_line(Counter()) == "wrong cards of any 20, by design: none"
