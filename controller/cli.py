@@ -36,6 +36,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: exit status of a command ended by SIGTERM that did not catch the interrupt
+#: itself (128 + the signal's number, as a shell reports it)
+TERMINATED = 128 + signal.SIGTERM
+#: ... and by Ctrl-C
+INTERRUPTED = 128 + signal.SIGINT
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C's KeyboardInterrupt would be."""
+
+
+def _terminate(_signal: int, _frame: object) -> None:
+    raise _Terminated
+
+
 class CommandModule(Protocol):
     def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
 
@@ -63,11 +78,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"pontoon-table: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
+    # SIGTERM (``kill``, a supervisor's stop) ends a command as Ctrl-C does, so
+    # every ``finally`` runs: Python's default would end the process where it
+    # stands, and a simulated table would leave its serial ports' folder
+    # behind (uvicorn even stops gracefully on SIGTERM, then raises it again).
+    # A command that needs its own answer (``sim-hw``, ``floor``) sets it.
+    signal.signal(signal.SIGTERM, _terminate)
     module_name, summary = COMMANDS[name]
     module = cast(CommandModule, importlib.import_module(module_name))
     parser = argparse.ArgumentParser(prog=f"pontoon-table {name}", description=summary)
     module.add_arguments(parser)
-    return module.run(parser.parse_args(rest))
+    try:
+        return module.run(parser.parse_args(rest))
+    except _Terminated:
+        return TERMINATED
+    except KeyboardInterrupt:
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import json
 import logging
-import signal
 import sys
 import tomllib
 from pathlib import Path
@@ -113,10 +112,6 @@ def _settings(args: argparse.Namespace) -> Any:
     )
 
 
-def _interrupt(_signal: int, _frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def run_serve(args: argparse.Namespace) -> int:
     from floor.run import run_floor
     from floor.standings import check_rounds
@@ -134,9 +129,8 @@ def run_serve(args: argparse.Namespace) -> int:
     token = args.token or new_token()
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"floor: http://{shown}:{args.port}/floor#token={token}", flush=True)
-    # uvicorn stops gracefully on SIGTERM, then raises it again: let that end
-    # the floor as Ctrl-C does (subscriber cancelled, store closed, exit 0)
-    signal.signal(signal.SIGTERM, _interrupt)
+    # SIGTERM ends the floor as Ctrl-C does (``controller.cli``): subscriber
+    # cancelled, store closed, exit 0
     try:
         asyncio.run(run_floor(settings, token=token, host=args.host, port=args.port, rounds=rounds))
     except (StoreError, ValueError) as error:
