@@ -9,7 +9,9 @@ examples in CI; ``PROVE_EXAMPLES=500`` runs a longer campaign.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,8 @@ TOKEN = "prove-floor-token-0123"
 EXAMPLES = int(os.environ.get("PROVE_EXAMPLES", "25"))
 
 _folder = Path(tempfile.mkdtemp(prefix="floor-fuzz-"))
+# (the schema is built at import, so its store cannot live in a fixture's tmp_path)
+atexit.register(shutil.rmtree, _folder, True)
 floor = Floor(open_store(f"sqlite:///{_folder / 'floor.db'}"))
 floor.handle(
     [(topic("table-1", "journal"), encode_entry(e)) for e in entries_of(OLD_JOURNAL, "table-1")]
