@@ -921,6 +921,29 @@ TYPEFACE24_HELD_OUT = (
     "font:Emilys Candy",                # @expo-google-fonts/emilys-candy@0.4.1
 )
 
+#: The thirtieth held-out group (made 2026-12-07 in the thirty-sixth pass,
+#: before the twenty-ninth group's read; it takes nothing from it): Google
+#: Fonts from the npm registry, pinned ``@expo-google-fonts`` packages, none
+#: trained on, none read, none a clone or cousin of a trained or read face
+#: (passed over: Libre Baskerville, a Baskerville look-alike; Bitter, a slab
+#: like Roboto Slab's; Germania One, blackletter like Pirata One's; Spicy
+#: Rice, only 0.2.3 in the registry).  A heavy condensed grotesque of the
+#: kind jumbo indices print (Anton), condensed display capitals
+#: (Staatliches), a rounded sans (Fredoka), a stencilled techno face
+#: (Wallpoet), a brush script (Satisfy), a heavy slab display (Bevan) and a
+#: terminal's bitmap face (VT323).
+#: READ ONCE, at the end of a pass (``--typefaces25``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE25_HELD_OUT = (
+    "font:Anton",                       # @expo-google-fonts/anton@0.4.2
+    "font:Staatliches",                 # @expo-google-fonts/staatliches@0.4.1
+    "font:Fredoka",                     # @expo-google-fonts/fredoka@0.4.1
+    "font:Wallpoet",                    # @expo-google-fonts/wallpoet@0.4.1
+    "font:Satisfy",                     # @expo-google-fonts/satisfy@0.4.1
+    "font:Bevan",                       # @expo-google-fonts/bevan@0.4.2
+    "font:VT323",                       # @expo-google-fonts/vt323@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1106,6 +1129,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces22": TYPEFACE22_HELD_OUT,
     "--typefaces23": TYPEFACE23_HELD_OUT,
     "--typefaces24": TYPEFACE24_HELD_OUT,
+    "--typefaces25": TYPEFACE25_HELD_OUT,
 }
 
 
@@ -1190,6 +1214,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces24": (TYPEFACE24_HELD_OUT, "the twenty-fourth typeface held-out group "
                       "(TYPEFACE24_HELD_OUT, made 2026-12-06 before the twenty-eighth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces25": (TYPEFACE25_HELD_OUT, "the twenty-fifth typeface held-out group "
+                      "(TYPEFACE25_HELD_OUT, made 2026-12-07 before the twenty-ninth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -308,6 +308,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Homemade Apple": "npm:@expo-google-fonts/homemade-apple@0.4.1",
     "Black Han Sans": "npm:@expo-google-fonts/black-han-sans@0.4.1",
     "Emilys Candy": "npm:@expo-google-fonts/emilys-candy@0.4.1",
+    # the thirtieth held-out group (TYPEFACE25_HELD_OUT): npm packages, likewise
+    "Anton": "npm:@expo-google-fonts/anton@0.4.2",
+    "Staatliches": "npm:@expo-google-fonts/staatliches@0.4.1",
+    "Fredoka": "npm:@expo-google-fonts/fredoka@0.4.1",
+    "Wallpoet": "npm:@expo-google-fonts/wallpoet@0.4.1",
+    "Satisfy": "npm:@expo-google-fonts/satisfy@0.4.1",
+    "Bevan": "npm:@expo-google-fonts/bevan@0.4.2",
+    "VT323": "npm:@expo-google-fonts/vt323@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -80,6 +80,8 @@ def _split() -> ModuleType:
     ("font:Akronim", "--typefaces23"),
     ("font:Chango", "--typefaces24"),
     ("font:Homemade Apple", "--typefaces24"),
+    ("font:Anton", "--typefaces25"),
+    ("font:VT323", "--typefaces25"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
