@@ -143,8 +143,10 @@ def band_ink_of(strip: npt.NDArray[np.uint8], scale: float) -> npt.NDArray[np.bo
     return out
 
 
-#: the paper's level: this percentile of the darkest channel
-PAPER_PERCENTILE = 95
+#: the paper's level: this percentile of the darkest channel.  Not a higher
+#: one: the window's glare on the card's end lifts the top percentiles, and
+#: the paper itself then reads as ink (docs/vision.md, thirty-sixth pass)
+PAPER_PERCENTILE = 80
 
 
 def paper_level(grey: npt.NDArray[np.uint8]) -> float:
