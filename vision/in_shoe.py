@@ -65,7 +65,7 @@ from vision.in_shoe_body import (
     SIDES,
     band_is_blank,
     band_kind,
-    band_pips,
+    band_layout,
 )
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
@@ -125,6 +125,14 @@ BODY_UNHEARD = "few frames named the card and the band did not show it"
 #: card (choosing data: the wrong passes' shares at most 0.25, the right
 #: passes' with a silent band at least 0.29; docs/vision.md, thirty-fifth pass)
 NAMED_SHARE = 0.25
+#: a pass named a 4 to a 10 whose band showed a court's picture on at least
+#: ``PICTURE_SHARE`` of the frames that saw it (and ``PICTURE_FRAMES``), and
+#: never that card's top row: an unknown script "J" that every frame reads as
+#: a "7" (development data: no 4's to 10's band frame of 14,173 showed one
+#: mark across it; docs/vision.md, thirty-seventh pass)
+BODY_PICTURE = "the band showed a court's picture, not the card's top row"
+PICTURE_SHARE = 0.5
+PICTURE_FRAMES = 2
 #: how the reason names each kind of card
 _KIND_WORDS = {SIDES: "the side pips of a 4 to a 10", LONE: "the lone pip of a 2 or a 3",
                BLANK: "the blank paper of an ace", NEITHER: "the picture of a court"}
@@ -203,7 +211,8 @@ class InShoeReader:
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
-        pips = band_pips(frame, pose.quad, window) if band is False else None
+        seen = band_layout(frame, pose.quad, window) if band is False else None
+        pips, picture = (None, False) if seen is None else seen
         lone_pip = pips == LONE
         vetoed = (LONE_PIP_RULES_OUT if lone_pip else COURTS if band is True or pips == SIDES
                   else frozenset())
@@ -212,9 +221,9 @@ class InShoeReader:
             reading = self.recognizer.decide(self._corners(frame, pose))
         except _Partial:
             return Reading(None, 0.0, PARTIAL, ruled_out=vetoed, body_seen=band is not None,
-                           band=layout)
+                           band=layout, band_picture=picture)
         if band is not None:
-            reading = replace(reading, body_seen=True, band=layout)
+            reading = replace(reading, body_seen=True, band=layout, band_picture=picture)
         if vetoed:
             # (veto only: the evidence stays, so no lead moves to another card)
             reading = replace(reading, ruled_out=reading.ruled_out | vetoed)
@@ -418,6 +427,8 @@ class PassFusion:
         self.bands_seen = 0
         #: what those bands showed (``Reading.band``)
         self.band_kinds: set[str] = set()
+        #: how many of them showed a court's picture (``Reading.band_picture``)
+        self.band_pictures = 0
         #: per card, the frames whose recogniser chose it, before the frame margin
         self.named: dict[str, int] = {}
         #: frames that read an index (gave evidence)
@@ -447,6 +458,7 @@ class PassFusion:
         self.bands_seen += reading.body_seen
         if reading.band is not None:
             self.band_kinds.add(reading.band)
+        self.band_pictures += reading.band_picture
         chosen = reading.card if reading.card is not None else (
             reading.guess if reading.reason == ONE_FRAME else None)
         if chosen is not None:
@@ -501,6 +513,13 @@ class PassFusion:
                 f" {_KIND_WORDS[band_kind(d.card)]}"
             )
             return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
+        if self._shows_a_picture_instead(d.card):
+            reason = (
+                f"{BODY_PICTURE}: {self.band_pictures} of the {self.bands_seen} frames that saw"
+                f" the band below the index showed one mark across it, as a court's picture,"
+                f" and none showed {_KIND_WORDS[SIDES]}"
+            )
+            return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
         if d.card in self.sure:
             return d
         weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
@@ -517,6 +536,14 @@ class PassFusion:
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _shows_a_picture_instead(self, card: str) -> bool:
+        """Whether ``card`` is a 4 to a 10 whose top row no band showed, and
+        most bands showed a court's picture: the index's word against the
+        body's, and the table asks the dealer (however many frames chose it)."""
+        return (band_kind(card) == SIDES and SIDES not in self.band_kinds
+                and self.band_pictures >= PICTURE_FRAMES
+                and self.band_pictures >= PICTURE_SHARE * self.bands_seen)
 
     def ready(self) -> bool:
         """Whether the card would be decided before the pass is over (no table

@@ -27,6 +27,14 @@ a pass whose frames the recogniser each refused: their sum is believed only
 when some band showed its card's kind (a calligraphic "J" whose frames sum
 to a "7"; docs/vision.md, thirty-fourth pass).
 
+A court's picture is, besides, one mark across the band, which a 4's to a
+10's top row never is (``band_layout``): a pass named a 4 to a 10 whose
+band showed the picture on most frames and the top row on none is not
+named, however many frames chose it (a brushed "J" every frame reads as a
+"7"; docs/vision.md, thirty-seventh pass).  That mark is read against the
+paper's level, which the window's glare must not lift (``PAPER_PERCENTILE``,
+thirty-sixth pass).
+
 Pure: a frame, the card's pose and the window in; a verdict out.
 """
 
@@ -229,6 +237,24 @@ def band_pips(
     """Which pips the band shows (``LONE``, ``SIDES`` or ``NEITHER``), from
     one warp and one labelling for both rules; None when the band is not
     wholly in view."""
+    seen = band_layout(frame, quad, window)
+    return None if seen is None else seen[0]
+
+
+#: a court's picture in the band: one mark across at least this share of its
+#: width and down at least this share of its height (a 4's to a 10's top
+#: row is two pips with paper between; docs/vision.md, thirty-seventh pass)
+PICTURE_W = 0.8
+PICTURE_H = 0.5
+
+
+def band_layout(
+    frame: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+    window: tuple[float, float, float, float],
+) -> tuple[str, bool] | None:
+    """``band_pips``'s kind, and whether a band of neither kind shows a
+    court's picture: one mark across it (``PICTURE_W``, ``PICTURE_H``).
+    None when the band is not wholly in view."""
     ink = _band_ink_mask(frame, quad, window, 1.0)
     if ink is None:
         return None
@@ -241,8 +267,12 @@ def band_pips(
         (x, _, w, h, area), cx = marks[0]
         if (x > 0 and x + w < width and w <= PIP_W and area >= PIP_FILL * w * h
                 and abs(cx - width / 2) <= AXIS):
-            return LONE
-    return SIDES if _pips_at_the_sides([m for m, _ in marks], width, height) else NEITHER
+            return LONE, False
+    if _pips_at_the_sides([m for m, _ in marks], width, height):
+        return SIDES, False
+    picture = any(w >= PICTURE_W * width and h >= PICTURE_H * height
+                  for (_, _, w, h, _), _ in marks)
+    return NEITHER, picture
 
 
 def _pips_at_the_sides(marks: list[tuple[int, ...]], width: int, height: int) -> bool:

@@ -53,6 +53,9 @@ class Reading:
     #: was not wholly in view.  The fusion asks it whether a number card's top
     #: row was ever seen (docs/vision.md, thirty-fourth pass)
     band: str | None = field(default=None, compare=False, repr=False)
+    #: whether that band, showing neither kind of pips, showed one mark across
+    #: it: a court's picture (``vision.in_shoe_body.band_layout``)
+    band_picture: bool = field(default=False, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
