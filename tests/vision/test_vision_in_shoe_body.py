@@ -9,6 +9,7 @@ nothing else there; the expected verdicts follow from that layout."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -30,9 +31,10 @@ from vision.in_shoe_pose import Pose, find_pose
 from vision.index import CARD_H, CARD_W
 
 Image = npt.NDArray[np.uint8]
+T = TypeVar("T")
+Window = tuple[float, float, float, float]
 #: what the band says of a frame (None: the band not wholly in view)
-BandVerdict = Callable[[Image, npt.NDArray[np.float32], tuple[float, float, float, float]],
-                       bool | None]
+BandVerdict = Callable[[Image, npt.NDArray[np.float32], Window], bool | None]
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +54,9 @@ def _pass(renderer: InShoeRenderer, code: str, k: int) -> list[Image]:
 
 
 def _verdicts(reader: InShoeReader, frames: list[Image],
-              verdict: BandVerdict = band_is_blank) -> list[bool]:
+              verdict: Callable[[Image, npt.NDArray[np.float32], Window], T | None]) -> list[T]:
     """``verdict`` of every frame that shows the whole band."""
-    out = []
+    out: list[T] = []
     for f in frames:
         pose = find_pose(f)
         if isinstance(pose, Pose):
@@ -68,7 +70,7 @@ def _verdicts(reader: InShoeReader, frames: list[Image],
 def test_an_aces_band_is_blank_paper(
         reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
     for k in range(2):
-        seen = _verdicts(reader, _pass(renderer, code, k))
+        seen = _verdicts(reader, _pass(renderer, code, k), band_is_blank)
         assert len(seen) >= 2 and all(seen), seen
 
 
@@ -76,7 +78,7 @@ def test_an_aces_band_is_blank_paper(
 def test_a_court_or_number_cards_band_is_never_blank(
         reader: InShoeReader, renderer: InShoeRenderer, code: str) -> None:
     for k in range(2):
-        seen = _verdicts(reader, _pass(renderer, code, k))
+        seen = _verdicts(reader, _pass(renderer, code, k), band_is_blank)
         assert seen and not any(seen), seen
 
 

@@ -13,16 +13,16 @@ sides (``builtin.py``)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from test_vision_in_shoe_body import _box, _verdicts
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
 from vision.cards import CARD_CODES
+from vision.evidence import FRAME_CORRELATION
 from vision.in_shoe import (
     BODY_PICTURE,
-    FRAME_CORRELATION,
     FRAME_MARGIN,
     ONE_FRAME,
     PASS_MARGIN,
@@ -33,7 +33,6 @@ from vision.in_shoe import (
 )
 from vision.in_shoe_body import BAND, NEITHER, PICTURE_H, PICTURE_W, SIDES, band_layout
 from vision.in_shoe_pose import MIDDLE, Pose, find_pose
-from vision.index import CARD_H, CARD_W
 from vision.reading import Reading
 
 Image = npt.NDArray[np.uint8]
@@ -109,7 +108,8 @@ def test_one_band_is_not_enough() -> None:
 def test_one_top_row_is_the_cards_own_word() -> None:
     """Seven pictures and, on the last index frame, the 7's side pips: the
     band showed the card's kind once, so 7S is named."""
-    bands: list[str | None] = [NEITHER] * 7 + [SIDES]
+    bands: list[str | None] = [NEITHER] * 8
+    bands[7] = SIDES
     assert _pass("7S", "JS", 7, bands=bands).result().card == "7S"
 
 
@@ -154,14 +154,7 @@ def _passes(code: str, preset: str) -> list[Image]:
 
 
 def _layouts(reader: InShoeReader, frames: list[Image]) -> list[tuple[str, bool]]:
-    out = []
-    for f in frames:
-        pose = find_pose(f)
-        if isinstance(pose, Pose):
-            seen = band_layout(f, pose.quad, reader._window(f))
-            if seen is not None:
-                out.append(seen)
-    return out
+    return _verdicts(reader, frames, band_layout)
 
 
 @pytest.mark.parametrize("preset", ["normal", "hard"])
@@ -183,18 +176,6 @@ def test_a_number_cards_band_never_shows_a_picture(
     seen = _layouts(reader, _passes(code, preset))
     assert len(seen) >= 4
     assert not any(picture for _, picture in seen)
-
-
-def _box(img: Image, quad: npt.NDArray[np.float32],
-         box: tuple[float, float, float, float]) -> Image:
-    """``img`` with ``box`` (card units) painted near-black."""
-    canon = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    h = cv2.getPerspectiveTransform(canon, quad)
-    a, b, c, d = box
-    pts = cv2.perspectiveTransform(np.array([[[a, b], [c, b], [c, d], [a, d]]], np.float32), h)[0]
-    out = img.copy()
-    cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), (20, 20, 20))
-    return out
 
 
 def test_one_mark_across_the_band_by_hand(reader: InShoeReader) -> None:
