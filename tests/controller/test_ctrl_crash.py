@@ -20,11 +20,13 @@ SCENARIO = ROOT / "tests" / "scenarios" / "house-split-transfer.json"
 
 
 def _start(journal: Path, faults: str) -> subprocess.Popen[str]:
+    """The simulated table, its temporary files (the serial ports' folder,
+    which no process can remove when SIGKILL ends it) beside the journal."""
     return subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "sim", "--scenario", str(SCENARIO), "--json",
          "--compact", "--journal", str(journal), "--faults", faults],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        start_new_session=True,
+        start_new_session=True, env={**os.environ, "TMPDIR": str(journal.parent)},
     )
 
 
