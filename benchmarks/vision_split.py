@@ -944,6 +944,35 @@ TYPEFACE25_HELD_OUT = (
     "font:VT323",                       # @expo-google-fonts/vt323@0.4.1
 )
 
+#: The thirty-first held-out group (made 2026-12-07 in the thirty-eighth
+#: pass, before the thirtieth group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained or read face (passed over: IBM Plex Mono, a mono; Lobster,
+#: Leckerli One's kin; Playfair Display and Fascinate, Didot's and
+#: Limelight's; Cormorant Garamond, EB Garamond's; Teko, the condensed
+#: gothics'; Rubik, Varela Round's; Marcellus, Cinzel's; Kaisei Decol, the
+#: Mincho faces'; Dela Gothic One, Black Han Sans's; Rampart One, Reggae
+#: One's; Monoton and Codystar, inline and dotted faces no index would be
+#: printed in; Fugaz One, Faster One's; Yuji Syuku, Kouzan's; Diplomata,
+#: Berkshire Swash, Vast Shadow and Ewert, only 0.1 to 0.3 in the
+#: registry).  A wide geometric display sans with odd bowls (Syne), a
+#: quirky humanist sans (Philosopher), a bold western sans (Ranchers), a
+#: shadowed text serif (Jacques Francois Shadow), a heavy display face drawn
+#: after Arabic letters (Rakkas), a graffiti hand (Sedgwick Ave Display) and
+#: a heavy Indian display sans (Bakbak One).
+#: READ ONCE, at the end of a pass (``--typefaces26``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE26_HELD_OUT = (
+    "font:Syne",                        # @expo-google-fonts/syne@0.4.2
+    "font:Philosopher",                 # @expo-google-fonts/philosopher@0.4.1
+    "font:Ranchers",                    # @expo-google-fonts/ranchers@0.4.1
+    "font:Jacques Francois Shadow",     # @expo-google-fonts/jacques-francois-shadow@0.4.1
+    "font:Rakkas",                      # @expo-google-fonts/rakkas@0.4.1
+    "font:Sedgwick Ave Display",        # @expo-google-fonts/sedgwick-ave-display@0.4.1
+    "font:Bakbak One",                  # @expo-google-fonts/bakbak-one@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1130,6 +1159,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces23": TYPEFACE23_HELD_OUT,
     "--typefaces24": TYPEFACE24_HELD_OUT,
     "--typefaces25": TYPEFACE25_HELD_OUT,
+    "--typefaces26": TYPEFACE26_HELD_OUT,
 }
 
 
@@ -1217,6 +1247,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces25": (TYPEFACE25_HELD_OUT, "the twenty-fifth typeface held-out group "
                       "(TYPEFACE25_HELD_OUT, made 2026-12-07 before the twenty-ninth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces26": (TYPEFACE26_HELD_OUT, "the twenty-sixth typeface held-out group "
+                      "(TYPEFACE26_HELD_OUT, made 2026-12-07 before the thirtieth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -43,8 +43,9 @@
 # (TYPEFACE21_HELD_OUT, `--typefaces21`), the twenty-seventh's
 # (TYPEFACE22_HELD_OUT, `--typefaces22`), the twenty-eighth's
 # (TYPEFACE23_HELD_OUT, `--typefaces23`), the twenty-ninth's
-# (TYPEFACE24_HELD_OUT, `--typefaces24`) and the thirtieth's
-# (TYPEFACE25_HELD_OUT, `--typefaces25`): Google Fonts from the npm registry
+# (TYPEFACE24_HELD_OUT, `--typefaces24`), the thirtieth's
+# (TYPEFACE25_HELD_OUT, `--typefaces25`) and the thirty-first's
+# (TYPEFACE26_HELD_OUT, `--typefaces26`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -160,12 +161,12 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to thirtieth groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to thirty-first groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
 # --typefaces23; TYPEFACE24_HELD_OUT, --typefaces24; TYPEFACE25_HELD_OUT,
-# --typefaces25): Google
+# --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -229,7 +230,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Wallpoet:npm:@expo-google-fonts/wallpoet@0.4.1"
            "Satisfy:npm:@expo-google-fonts/satisfy@0.4.1"
            "Bevan:npm:@expo-google-fonts/bevan@0.4.2"
-           "VT323:npm:@expo-google-fonts/vt323@0.4.1")
+           "VT323:npm:@expo-google-fonts/vt323@0.4.1"
+           "Syne:npm:@expo-google-fonts/syne@0.4.2"
+           "Philosopher:npm:@expo-google-fonts/philosopher@0.4.1"
+           "Ranchers:npm:@expo-google-fonts/ranchers@0.4.1"
+           "Jacques Francois Shadow:npm:@expo-google-fonts/jacques-francois-shadow@0.4.1"
+           "Rakkas:npm:@expo-google-fonts/rakkas@0.4.1"
+           "Sedgwick Ave Display:npm:@expo-google-fonts/sedgwick-ave-display@0.4.1"
+           "Bakbak One:npm:@expo-google-fonts/bakbak-one@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

@@ -316,6 +316,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Satisfy": "npm:@expo-google-fonts/satisfy@0.4.1",
     "Bevan": "npm:@expo-google-fonts/bevan@0.4.2",
     "VT323": "npm:@expo-google-fonts/vt323@0.4.1",
+    # the thirty-first held-out group (TYPEFACE26_HELD_OUT): npm packages, likewise
+    "Syne": "npm:@expo-google-fonts/syne@0.4.2",
+    "Philosopher": "npm:@expo-google-fonts/philosopher@0.4.1",
+    "Ranchers": "npm:@expo-google-fonts/ranchers@0.4.1",
+    "Jacques Francois Shadow": "npm:@expo-google-fonts/jacques-francois-shadow@0.4.1",
+    "Rakkas": "npm:@expo-google-fonts/rakkas@0.4.1",
+    "Sedgwick Ave Display": "npm:@expo-google-fonts/sedgwick-ave-display@0.4.1",
+    "Bakbak One": "npm:@expo-google-fonts/bakbak-one@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -82,6 +82,8 @@ def _split() -> ModuleType:
     ("font:Homemade Apple", "--typefaces24"),
     ("font:Anton", "--typefaces25"),
     ("font:VT323", "--typefaces25"),
+    ("font:Syne", "--typefaces26"),
+    ("font:Bakbak One", "--typefaces26"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),

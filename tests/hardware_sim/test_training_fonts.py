@@ -110,6 +110,11 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
                                      "lobster two", "nosifer", "rock salt", "luckiest",
                                      "sacramento", "bungee shade", "bungee spice")),
         (split.TYPEFACE25_HELD_OUT, ("libre baskerville", "bitter", "germania", "spicy rice")),
+        (split.TYPEFACE26_HELD_OUT, ("plex mono", "lobster", "playfair", "fascinate",
+                                     "cormorant", "teko", "rubik", "marcellus", "kaisei",
+                                     "dela gothic", "rampart", "monoton", "codystar", "fugaz",
+                                     "yuji", "diplomata", "berkshire", "vast shadow",
+                                     "ewert")),
     )
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
@@ -153,6 +158,7 @@ def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() ->
                                    *split.TYPEFACE20_HELD_OUT, *split.TYPEFACE21_HELD_OUT,
                                    *split.TYPEFACE22_HELD_OUT, *split.TYPEFACE23_HELD_OUT,
                                    *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
+                                   *split.TYPEFACE26_HELD_OUT,
                                    *split.FONT_STRESS)}
     assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
     assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
@@ -178,7 +184,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
                             *split.TYPEFACE18_HELD_OUT, *split.TYPEFACE19_HELD_OUT,
                             *split.TYPEFACE20_HELD_OUT, *split.TYPEFACE21_HELD_OUT,
                             *split.TYPEFACE22_HELD_OUT, *split.TYPEFACE23_HELD_OUT,
-                            *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT)))
+                            *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
+                            *split.TYPEFACE26_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
@@ -215,6 +222,7 @@ def test_the_twentieth_pass_faces_hold_no_unread_kept_out_or_development_face() 
                                  *split.TYPEFACE20_HELD_OUT, *split.TYPEFACE21_HELD_OUT,
                                  *split.TYPEFACE22_HELD_OUT, *split.TYPEFACE23_HELD_OUT,
                                  *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
+                                 *split.TYPEFACE26_HELD_OUT,
                                  *split.FONT_STRESS,
                                  "font:Solothurn", "font:Oldania ADF Std")}
     assert not trained & kept
@@ -242,6 +250,7 @@ def test_the_twenty_ninth_pass_faces_are_the_read_groups_and_no_judging_face() -
                                     *split.TYPEFACE21_HELD_OUT, *split.TYPEFACE22_HELD_OUT,
                                     *split.TYPEFACE23_HELD_OUT,
                                     *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
+                                    *split.TYPEFACE26_HELD_OUT,
                                     *split.FONT_STRESS,
                                     "font:Solothurn", "font:Oldania ADF Std")}
     assert not judging & {st.family.lower() for st in fonts.fonts(5)}
