@@ -20,6 +20,11 @@ from vision.index import card_corners
 from vision.pips import BodyReading, index_box_in_card, read_body
 from vision.recognizer import Reading, Recognizer, with_body
 
+#: the number cards of every suit: what a standard deck prints as pips
+NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
+#: its courts: what it prints as pictures
+COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
+
 
 def frame_body(rec: Recognizer, frame: np.ndarray) -> BodyReading | None:
     """The body reading of ``frame`` (None: no card outline found)."""

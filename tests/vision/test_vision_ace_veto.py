@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from body_frames import camera_bodies, fused, index_reading, leaning
+from body_frames import NUMBER_CARDS, camera_bodies, fused, index_reading, leaning
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
@@ -23,7 +23,6 @@ from vision.pips import (
 from vision.recognizer import PIPS_DISAGREE, Recognizer, with_body
 
 ACES = frozenset(c for c in CARD_CODES if c[0] == "A")
-NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
 
 
 def _ace_body(suit: str) -> BodyReading:

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from body_frames import camera_bodies, frame_body, fused, index_reading, leaning
+from body_frames import (
+    COURTS,
+    NUMBER_CARDS,
+    camera_bodies,
+    frame_body,
+    fused,
+    index_reading,
+    leaning,
+)
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
@@ -32,8 +40,6 @@ from vision.pips import (
 from vision.reading import PICTURE_DISAGREES, Reading, with_body
 from vision.recognizer import Recognizer
 
-NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
-COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 PICTURE = BodyReading(0, "", np.zeros(len(CARD_CODES)), kind="picture", vetoes=PICTURE_VETO)
 
 

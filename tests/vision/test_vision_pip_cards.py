@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from body_frames import frame_body, fused
+from body_frames import COURTS, NUMBER_CARDS, frame_body, fused
 
 from hardware_sim.camera import make_frame
 from hardware_sim.cards import CARD_CODES, open_deck
@@ -31,11 +31,6 @@ from vision.pips import (
 )
 from vision.profile import DeckProfile, load_profile
 from vision.recognizer import Recognizer
-
-#: the number cards of every suit: what a standard deck prints as pips
-NUMBER_CARDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
-#: its courts: what it prints as pictures
-COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 
 
 @pytest.fixture(scope="module")
