@@ -51,7 +51,6 @@ CODES: dict[str, str] = {
     "pips below the index where a court prints its picture": "pips_disagree",
     "few frames named the card and the band did not show it": "pips_disagree",
     "the band showed a court's picture, not the card's top row": "pips_disagree",
-    "the card shows a court's picture, not the pips its index says": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",

@@ -73,8 +73,6 @@ class Reading:
 
 #: the reason of a frame whose index named a card its body rules out
 PIPS_DISAGREE = "the card's pips disagree with its index"
-#: the reason of a frame whose index named a number card over a court's picture
-PICTURE_DISAGREES = "the card shows a court's picture, not the pips its index says"
 
 
 def with_body(reading: Reading, body: BodyReading) -> Reading:
@@ -88,8 +86,7 @@ def with_body(reading: Reading, body: BodyReading) -> Reading:
     ruled_out = body.vetoes | frozenset(
         c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
     if reading.card is not None and reading.card in ruled_out:
-        why = PICTURE_DISAGREES if body.kind == "picture" else PIPS_DISAGREE
-        return Reading(None, 0.0, why, guess=None, corners=reading.corners,
+        return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
                        guesses=top_guesses(evidence), evidence=evidence,
                        accepted=reading.accepted, ruled_out=ruled_out)
     if reading.card is None:
