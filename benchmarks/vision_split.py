@@ -973,6 +973,37 @@ TYPEFACE26_HELD_OUT = (
     "font:Bakbak One",                  # @expo-google-fonts/bakbak-one@0.4.1
 )
 
+#: The thirty-second held-out group (made 2026-12-07 in the fortieth pass,
+#: before the thirty-first group's read; it takes nothing from it): Google
+#: Fonts from the npm registry, pinned ``@expo-google-fonts`` packages at
+#: 0.4, none trained on, none read, none a clone or cousin of a trained or
+#: read face (passed over: Fraunces and Young Serif, Inknut Antiqua's kin;
+#: Great Vibes, whose J and I are one shape; Chakra Petch, Kanit's and
+#: Orbitron's; Boogaloo and Jaro, the condensed gothics'; Borel, whose index
+#: is a neat print, Comic Neue's; Grandstander and Madimi One, Fredoka's and
+#: Varela Round's; Frank Ruhl Libre, Times'; Aref Ruqaa, Kings' and Rakkas';
+#: Mystery Quest, Henny Penny's; Kalnia, Didot's; Jua, BM DoHyeon's; Song
+#: Myung, the Batangs'; Gaegu, UnPilgi's; Atkinson Hyperlegible, B612's and
+#: Tiresias'; Piedra, Gugi, Galada, Eczar and Kavoon, only 0.1 to 0.2 in the
+#: registry; Lakki Reddy, not in it).  A quirky grotesque with ink traps
+#: (Bricolage Grotesque), a heavy wedge serif drawn for Hebrew and Latin
+#: (Suez One), a bouncy calligraphic face drawn after Kannada letters (Akaya
+#: Kanadaka), a heavy display face with West African flourishes (Agbalumo),
+#: a light calligraphic serif with broad-nib strokes (Kings), a rough Korean
+#: brush hand (Dokdo) and a flared display face after 1950s lettering
+#: (Risque).
+#: READ ONCE, at the end of a pass (``--typefaces27``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE27_HELD_OUT = (
+    "font:Bricolage Grotesque",         # @expo-google-fonts/bricolage-grotesque@0.4.1
+    "font:Suez One",                    # @expo-google-fonts/suez-one@0.4.1
+    "font:Akaya Kanadaka",              # @expo-google-fonts/akaya-kanadaka@0.4.1
+    "font:Agbalumo",                    # @expo-google-fonts/agbalumo@0.4.1
+    "font:Kings",                       # @expo-google-fonts/kings@0.4.2
+    "font:Dokdo",                       # @expo-google-fonts/dokdo@0.4.1
+    "font:Risque",                      # @expo-google-fonts/risque@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1160,6 +1191,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces24": TYPEFACE24_HELD_OUT,
     "--typefaces25": TYPEFACE25_HELD_OUT,
     "--typefaces26": TYPEFACE26_HELD_OUT,
+    "--typefaces27": TYPEFACE27_HELD_OUT,
 }
 
 
@@ -1250,6 +1282,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces26": (TYPEFACE26_HELD_OUT, "the twenty-sixth typeface held-out group "
                       "(TYPEFACE26_HELD_OUT, made 2026-12-07 before the thirtieth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces27": (TYPEFACE27_HELD_OUT, "the twenty-seventh typeface held-out group "
+                      "(TYPEFACE27_HELD_OUT, made 2026-12-07 before the thirty-first group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

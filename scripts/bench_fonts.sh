@@ -44,8 +44,9 @@
 # (TYPEFACE22_HELD_OUT, `--typefaces22`), the twenty-eighth's
 # (TYPEFACE23_HELD_OUT, `--typefaces23`), the twenty-ninth's
 # (TYPEFACE24_HELD_OUT, `--typefaces24`), the thirtieth's
-# (TYPEFACE25_HELD_OUT, `--typefaces25`) and the thirty-first's
-# (TYPEFACE26_HELD_OUT, `--typefaces26`): Google Fonts from the npm registry
+# (TYPEFACE25_HELD_OUT, `--typefaces25`), the thirty-first's
+# (TYPEFACE26_HELD_OUT, `--typefaces26`) and the thirty-second's
+# (TYPEFACE27_HELD_OUT, `--typefaces27`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -161,12 +162,13 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to thirty-first groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to thirty-second groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
 # --typefaces23; TYPEFACE24_HELD_OUT, --typefaces24; TYPEFACE25_HELD_OUT,
-# --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26): Google
+# --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26; TYPEFACE27_HELD_OUT,
+# --typefaces27): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -237,7 +239,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Jacques Francois Shadow:npm:@expo-google-fonts/jacques-francois-shadow@0.4.1"
            "Rakkas:npm:@expo-google-fonts/rakkas@0.4.1"
            "Sedgwick Ave Display:npm:@expo-google-fonts/sedgwick-ave-display@0.4.1"
-           "Bakbak One:npm:@expo-google-fonts/bakbak-one@0.4.1")
+           "Bakbak One:npm:@expo-google-fonts/bakbak-one@0.4.1"
+           "Bricolage Grotesque:npm:@expo-google-fonts/bricolage-grotesque@0.4.1"
+           "Suez One:npm:@expo-google-fonts/suez-one@0.4.1"
+           "Akaya Kanadaka:npm:@expo-google-fonts/akaya-kanadaka@0.4.1"
+           "Agbalumo:npm:@expo-google-fonts/agbalumo@0.4.1"
+           "Kings:npm:@expo-google-fonts/kings@0.4.2"
+           "Dokdo:npm:@expo-google-fonts/dokdo@0.4.1"
+           "Risque:npm:@expo-google-fonts/risque@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

@@ -324,6 +324,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Rakkas": "npm:@expo-google-fonts/rakkas@0.4.1",
     "Sedgwick Ave Display": "npm:@expo-google-fonts/sedgwick-ave-display@0.4.1",
     "Bakbak One": "npm:@expo-google-fonts/bakbak-one@0.4.1",
+    # the thirty-second held-out group (TYPEFACE27_HELD_OUT): npm packages, likewise
+    "Bricolage Grotesque": "npm:@expo-google-fonts/bricolage-grotesque@0.4.1",
+    "Suez One": "npm:@expo-google-fonts/suez-one@0.4.1",
+    "Akaya Kanadaka": "npm:@expo-google-fonts/akaya-kanadaka@0.4.1",
+    "Agbalumo": "npm:@expo-google-fonts/agbalumo@0.4.1",
+    "Kings": "npm:@expo-google-fonts/kings@0.4.2",
+    "Dokdo": "npm:@expo-google-fonts/dokdo@0.4.1",
+    "Risque": "npm:@expo-google-fonts/risque@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

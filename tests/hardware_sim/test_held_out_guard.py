@@ -84,6 +84,8 @@ def _split() -> ModuleType:
     ("font:VT323", "--typefaces25"),
     ("font:Syne", "--typefaces26"),
     ("font:Bakbak One", "--typefaces26"),
+    ("font:Bricolage Grotesque", "--typefaces27"),
+    ("font:Kings", "--typefaces27"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
