@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "pips below the index where a court prints its picture": "pips_disagree",
     "few frames named the card and the band did not show it": "pips_disagree",
     "the band showed a court's picture, not the card's top row": "pips_disagree",
+    "the card shows a court's picture, not the pips its index says": "pips_disagree",
+    "a court's picture withholds": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
@@ -82,6 +84,8 @@ _FLOOR = 1e-3
 COLOUR_MISS = 0.05
 #: log-likelihood bonus for the card a corner accepted on its own
 ACCEPT_BONUS = 2.0
+#: the reason of a card two frames' bodies withheld (``FrameFusion.withholds``)
+PICTURE_WITHHELD = "a court's picture withholds"
 #: lead in nats over the runner-up card that fused frames need.  Chosen on
 #: validation designs only (builtin:modern, builtin:duplex, tango, plastic,
 #: anglo; hard preset, 260 cards, ``benchmarks/vision_fuse.py --sweep``): the
@@ -271,6 +275,9 @@ class FrameFusion:
     reasons: list[str] = field(default_factory=list)
     #: per card, how many frames' bodies ruled it out (``Reading.ruled_out``)
     vetoes: Counter[str] = field(default_factory=Counter)
+    #: per card, how many frames' bodies withheld it (``Reading.withheld``):
+    #: a card ``VETO_FRAMES`` frames withhold is never named, but stays a rival
+    withholds: Counter[str] = field(default_factory=Counter)
 
     def push_missing(self, reason: str) -> None:
         """A frame that never came (or showed nothing to read)."""
@@ -289,7 +296,9 @@ class FrameFusion:
             # another card: start again from this frame
             self.total, self.used, self.accepted = None, 0, set()
             self.vetoes = Counter()
+            self.withholds = Counter()
         self.vetoes.update(getattr(reading, "ruled_out", ()))
+        self.withholds.update(getattr(reading, "withheld", ()))
         self.seen |= accepted
         self.accepted |= accepted
         if reading.card is None:
@@ -341,6 +350,13 @@ class FrameFusion:
                                  top_guesses(self.total), self.frames, self.used)
         possible = ruled is None or not ruled[best]
         if enough and lead >= needed and backed and possible:
+            if self.withholds[card] >= VETO_FRAMES:
+                # (withheld, not ruled out: the card a picture withholds
+                # stays the leader, so no other card takes its place)
+                reason = (f"{PICTURE_WITHHELD}: {card} (the bodies of "
+                          f"{self.withholds[card]} frames showed a court's picture)")
+                return FusedDecision(None, 0.0, reason, top_guesses(self.total),
+                                     self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]

@@ -26,8 +26,12 @@ From an array the body says: this is a number card of at least that many
 pips (not an ace, not a court), of that suit when the pips' ink fits it.
 Two more shapes say the suit alone: one big pip in the card's middle that
 the classifier is very sure of (an ace), and two pips of one size on the
-card's long axis, each the other's half turn (a two).  From anything else
-(a court's picture, pips lost under glare or a finger) it says nothing.
+card's long axis, each the other's half turn (a two).  A court's picture,
+one mark across the card's middle that no number card prints, is looked
+for before all these and withholds the 2s to 10s (``PICTURE_WITHHOLDS``:
+never named, still rivals; with a profile, the deck's own pip cards).
+From anything else (a picture that glare broke up, pips lost under glare
+or a finger) it says nothing.
 An ace's sure pip also vetoes every other rank over the card's frames
 (``ACE_VETO``; with a profile the deck's own pip and picture cards instead),
 and a layout only a 2 or a 3 prints vetoes the rest (``PAIR_VETO``,
@@ -121,6 +125,23 @@ THREE_VETO = frozenset(c for c in CARD_CODES if c[0] != "3")
 #: none of 1,170 arrays of 4s to 10s showed one (docs/vision.md,
 #: twenty-fourth pass).
 MIDDLE_VETO = frozenset(c for c in CARD_CODES if c[0] in "2468T")
+#: a court's picture: one mark, clear of the card's edge, whose centre lies
+#: within ``PICTURE_CENTRE`` of the card's (shares of its width and length)
+#: and whose box spans at least ``PICTURE_W`` of the width and ``PICTURE_H``
+#: of the length, between the index corners read (``is_picture``).  On
+#: development data's hard overhead frames (43 designs and eight outline,
+#: jumbo and edge test layouts) none of 10,692 frames of 2s to 10s showed
+#: one, nor of 1,209 aces' (the biggest ace's pip: 0.43 x 0.39), and 1,562
+#: of 3,429 courts' did (docs/vision.md, thirty-eighth pass)
+PICTURE_W = PICTURE_H = 0.5
+PICTURE_CENTRE = 0.2
+#: what a court's picture withholds without a profile: every 2 to 10 (not the
+#: aces: a deck's ace of spades may be as big); with a profile, the deck's
+#: own pip cards (``rule_out_pip_cards``).  Withheld, not vetoed: a vetoed
+#: card is no rival, so a veto may move a wrong index to another wrong card
+#: (Homemade Apple's QC named 8C became AC: docs/vision.md, thirty-ninth
+#: pass); a withheld card stays a rival and is only never named
+PICTURE_WITHHOLDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
 
 _BATCH = 12
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
@@ -171,6 +192,7 @@ class BodyReading:
     #: what was seen: "array" (a number card's pips), "ace" (one big pip),
     #: "two" (a pair of pips on the long axis), "three" (a three's middle
     #: pip and an end one, ``three_by_its_axis``), "" (nothing it can use);
+    #: "picture" (a court's picture across the card's middle, ``is_picture``);
     #: "mark" once a deck's profile has ruled by ``lone_mark`` alone
     kind: str = ""
     #: the size (px) of the body's only mark when it lies in the card's middle
@@ -183,6 +205,10 @@ class BodyReading:
     #: ``THREE_VETO``), and an array's middle pip the even cards
     #: (``MIDDLE_VETO``).  A veto moves no lead
     vetoes: frozenset[str] = frozenset()
+    #: cards the fusion never names once two frames withhold them, but which
+    #: stay rivals of the others (``Reading.withheld``): a court's picture
+    #: withholds the 2s to 10s (``PICTURE_WITHHOLDS``)
+    withholds: frozenset[str] = frozenset()
 
     @property
     def says_anything(self) -> bool:
@@ -261,9 +287,49 @@ class Blob:
         return abs(self.y - BODY_H / 2) <= MIDDLE * BODY_H
 
 
+@dataclass(frozen=True)
+class BodyMarks:
+    """The body's ink as ``read_body`` looks at it: the marks that might be
+    pips, and whether one mark is a court's picture."""
+
+    blobs: list[Blob]
+    picture: bool
+
+
+def is_picture(x: int, y: int, w: int, h: int, cx: float, cy: float,
+               index_centres: Sequence[tuple[float, float]]) -> bool:
+    """Whether a mark (box and centre, body px) is a court's picture: across
+    the card's middle (``PICTURE_W``, ``PICTURE_H``, ``PICTURE_CENTRE``),
+    clear of its edge, where a badly fitted outline shows the table, and
+    between the index corners read (``index_centres``, body px), not round
+    them: a deck may print a border line round every face, and that line
+    is one mark across the middle too.  With no index read, no picture."""
+    clear = (x >= EDGE_PX and y >= EDGE_PX and x + w <= BODY_W - EDGE_PX
+             and y + h <= BODY_H - EDGE_PX)
+    round_an_index = any(x <= ix <= x + w and y <= iy <= y + h for ix, iy in index_centres)
+    return (clear and bool(index_centres) and not round_an_index
+            and w >= PICTURE_W * BODY_W and h >= PICTURE_H * BODY_H
+            and abs(cx / BODY_W - 0.5) < PICTURE_CENTRE
+            and abs(cy / BODY_H - 0.5) < PICTURE_CENTRE)
+
+
+def index_centres(index_boxes: Sequence[CardBox]) -> list[tuple[float, float]]:
+    """The centres (body px) of the index boxes read and of their half-turned
+    twins: where the card prints its indices."""
+    boxes = [*index_boxes, *(_half_turn(b) for b in index_boxes)]
+    return [((b[0] + b[2]) / 2 * SCALE, (b[1] + b[3]) / 2 * SCALE) for b in boxes]
+
+
 def blobs_of(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> list[Blob] | None:
     """The body's marks that might be pips (compact, not thin, off the edge and
     the index corners); None when the body shows no clear ink."""
+    marks = body_marks(body, index_boxes)
+    return None if marks is None else marks.blobs
+
+
+def body_marks(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> BodyMarks | None:
+    """The body's marks that might be pips (``blobs_of``) and whether it shows
+    a court's picture (``is_picture``); None when it shows no clear ink."""
     b, g, r = cv2.split(body)[:3]
     flat = flatten(np.asarray(cv2.min(cv2.min(b, g), r), np.uint8), _PAPER_KERNEL)
     levels = ink_levels(flat, 0.90)
@@ -276,19 +342,22 @@ def blobs_of(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> lis
         mask, connectivity=8, ltype=cv2.CV_32S
     )
     skip = [tuple(v * SCALE for v in box) for box in _excluded(index_boxes)]
+    indices = index_centres(index_boxes)
     paper_bgr: tuple[float, ...] | None = None
     out: list[Blob] = []
+    picture = False
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < 12 or w < 4 or h < 4:
             continue
+        cx, cy = (float(v) for v in centroids[i])
+        picture = picture or is_picture(x, y, w, h, cx, cy, indices)
         if x < EDGE_PX or y < EDGE_PX or x + w > BODY_W - EDGE_PX or y + h > BODY_H - EDGE_PX:
             continue
         if max(w, h) > 2.2 * min(w, h) or area < 0.35 * w * h:
             continue  # a line, a frame, a thin ornament
         if max(w, h) > BIG_PIP * BODY_W:
             continue  # court art
-        cx, cy = (float(v) for v in centroids[i])
         if any(s[0] <= cx <= s[2] and s[1] <= cy <= s[3] for s in skip):
             continue
         if paper_bgr is None:
@@ -303,7 +372,7 @@ def blobs_of(body: npt.NDArray[np.uint8], index_boxes: Sequence[CardBox]) -> lis
                   ink_bgr[2] / max(paper_bgr[2], 1.0))
         out.append(Blob(cx, cy, area, max(w, h),
                         np.where(own, ink, 0.0).astype(np.float32), colour))
-    return out
+    return BodyMarks(out, picture)
 
 
 def classify(blobs: Sequence[Blob], model: GlyphModel) -> list[Pip]:
@@ -529,7 +598,12 @@ def read_body(
     The marks' layout is looked at first, and only a group laid out as an
     array, an ace or a two is classified: a court's picture usually costs
     no classification at all."""
-    blobs = blobs_of(body_image(frame, quad), index_boxes)
+    marks = body_marks(body_image(frame, quad), index_boxes)
+    if marks is None:
+        return SILENT
+    if marks.picture:
+        return replace(SILENT, kind="picture", withholds=PICTURE_WITHHOLDS)
+    blobs = marks.blobs
     if not blobs:
         return SILENT
     classes = model.suit.classes
@@ -585,7 +659,7 @@ def picture_card(code: str, body: BodyReading) -> bool:
     calibration, is a picture: no ace's pip, no lone mark, no number card's
     layout.  A court whose clean face shows one big mark (a design with a
     big suit sign on its courts) is not one, so no ace's pip rules it out."""
-    return code[0] in "JQK" and not body.kind and not body.lone_mark
+    return code[0] in "JQK" and body.kind in ("", "picture") and not body.lone_mark
 
 
 #: how far (a share of the body's width, along each axis) a pip seen may lie
@@ -665,6 +739,10 @@ def rule_out_pip_cards(
     pictures, so it moves no evidence and needs two frames)."""
     # (the deck's own calibration replaces the generic ``ACE_VETO``: it knows
     # which of its cards print pips and pictures; a layout's veto stays)
+    if body.kind == "picture":
+        # (a deck that prints art on a number card showed it no array at
+        # calibration: its pip cards are the ones a picture withholds)
+        return replace(body, withholds=frozenset(pip_cards))
     body = replace(body, vetoes=frozenset()) if body.kind == "ace" and body.vetoes else body
     lone = pip_size > 0 and body.lone_mark >= LONE_MARK * pip_size
     ruled_out = pip_cards | picture_cards if body.kind == "ace" else pip_cards if lone else None

@@ -45,6 +45,9 @@ class Reading:
     #: the cards the card's body ruled out in this frame (``with_body``): the
     #: fusion of a resting card's frames vetoes a card two of them rule out
     ruled_out: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    #: the cards the card's body withheld in this frame (``with_body``): the
+    #: fusion never names a card two frames withhold, but it stays a rival
+    withheld: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     #: whether the frame showed the part of the body that tells a court from
     #: an ace (the in-shoe band, ``vision.in_shoe_body``), blank or not
     body_seen: bool = field(default=False, compare=False, repr=False)
@@ -73,23 +76,28 @@ class Reading:
 
 #: the reason of a frame whose index named a card its body rules out
 PIPS_DISAGREE = "the card's pips disagree with its index"
+#: the reason of a frame whose index named a number card over a court's picture
+PICTURE_DISAGREES = "the card shows a court's picture, not the pips its index says"
 
 
 def with_body(reading: Reading, body: BodyReading) -> Reading:
     """A frame's reading with what the card's body says (``vision.pips``)
     added to its evidence.  A card the body rules out is not named from this
     frame: an index that reads a 9 as a queen, over an array of nine pips,
-    is misread, and so is a club over an array of spades."""
+    is misread, and so is a club over an array of spades; a number card
+    over a court's picture is withheld (``BodyReading.withholds``)."""
     if not body.says_anything or reading.evidence is None:
         return reading
     evidence = reading.evidence + body.evidence
     ruled_out = body.vetoes | frozenset(
         c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
-    if reading.card is not None and reading.card in ruled_out:
-        return Reading(None, 0.0, PIPS_DISAGREE, guess=None, corners=reading.corners,
+    withheld = body.withholds
+    if reading.card is not None and (reading.card in ruled_out or reading.card in withheld):
+        why = PIPS_DISAGREE if reading.card in ruled_out else PICTURE_DISAGREES
+        return Reading(None, 0.0, why, guess=None, corners=reading.corners,
                        guesses=top_guesses(evidence), evidence=evidence,
-                       accepted=reading.accepted, ruled_out=ruled_out)
+                       accepted=reading.accepted, ruled_out=ruled_out, withheld=withheld)
     if reading.card is None:
         return replace(reading, evidence=evidence, guesses=top_guesses(evidence),
-                       ruled_out=ruled_out)
-    return replace(reading, evidence=evidence, ruled_out=ruled_out)
+                       ruled_out=ruled_out, withheld=withheld)
+    return replace(reading, evidence=evidence, ruled_out=ruled_out, withheld=withheld)

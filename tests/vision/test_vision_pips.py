@@ -126,9 +126,13 @@ def test_a_clean_number_card_shows_its_own_pips(deck, code: str) -> None:  # typ
 
 
 @pytest.mark.parametrize("code", ["JC", "QD", "KS", "JH"])
-def test_courts_say_nothing(deck, code: str) -> None:  # type: ignore[no-untyped-def]
+def test_courts_show_their_picture_and_no_pips(deck, code: str) -> None:  # type: ignore[no-untyped-def]
+    """A court's body moves no evidence and vetoes nothing; its framed
+    picture withholds the 2s to 10s (docs/vision.md, fortieth pass)."""
     body = _body(deck, code)
-    assert not body.says_anything
+    assert body.kind == "picture"
+    assert body.vetoes == frozenset()
+    assert body.withholds == frozenset(c for c in CARD_CODES if c[0] in "23456789T")
     assert not body.evidence.any()
 
 
