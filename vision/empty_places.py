@@ -1,6 +1,6 @@
 """Where a deck's calibrated layout prints a pip that the frame shows as
-clean paper (profile mode), and where a 3 would print its middle pip between
-a two's pair (both modes).
+clean paper (profile mode), where a 3 would print its middle pip between
+a two's pair, and where a 6 to 10 prints pips between a 4's (both modes).
 
 Layouts as evidence (``vision.pips.rule_out_by_layout``) rule out the number
 cards whose layout cannot hold the array seen.  They cannot rule out a card
@@ -37,6 +37,7 @@ from vision.pips import (
     PIPS_OF_RANK,
     RULED_OUT,
     BodyReading,
+    Pip,
     body_image,
     body_transform,
     unfilled_places,
@@ -200,3 +201,65 @@ def rule_out_three_by_empty_middle(
                                     (first.y + second.y) / 2, size):
         return body
     return replace(body, evidence=np.where(_THREES, RULED_OUT, body.evidence))
+
+
+#: the number cards that print pips in a side column between its end pips
+#: (a 6's, 7's and 8's middle one, a 9's and 10's two), and a 4 none
+SIDE_COLUMN_CARDS = frozenset(c for c in CARD_CODES if c[0] in "6789T")
+#: where down a side column, between its end pips, those pips lie: a third,
+#: a half and two thirds of the way (8-pip and 10-pip layouts alike)
+SIDE_PLACES = (1 / 3, 1 / 2, 2 / 3)
+#: a 4's array: its two columns this many pip sizes apart at least, its two
+#: rows this many (the fortieth pass's probe, docs/vision.md)
+COLUMN_GAP, ROW_GAP = 1.2, 3.0
+#: the fusion's reason for a card a 4's clean side columns withhold
+SIDE_COLUMNS_WHY = "a 4's clean side columns withhold"
+
+
+def four_columns(pips: Sequence[Pip]) -> tuple[tuple[Pip, Pip], tuple[Pip, Pip]] | None:
+    """The two columns (each top pip first) of four pips laid out as a 4's
+    array, two columns of two; None for any other four."""
+    if len(pips) != 4:
+        return None
+    size = float(np.median([p.size for p in pips]))
+    by_x = sorted(pips, key=lambda p: p.x)
+    left = sorted(by_x[:2], key=lambda p: p.y)
+    right = sorted(by_x[2:], key=lambda p: p.y)
+    columns_apart = min(p.x for p in right) - max(p.x for p in left) > COLUMN_GAP * size
+    rows_apart = min(left[1].y, right[1].y) - max(left[0].y, right[0].y) > ROW_GAP * size
+    if not (columns_apart and rows_apart):
+        return None
+    return (left[0], left[1]), (right[0], right[1])
+
+
+def withhold_by_clean_side_columns(
+    body: BodyReading, look: Callable[[], PaperView | None],
+) -> BodyReading:
+    """``body`` withholding the 6s to 10s (``SIDE_COLUMN_CARDS``) when it is
+    a 4's array (:func:`four_columns`) and, down either side column, the
+    places between its pips where those cards print theirs
+    (``SIDE_PLACES``) are clean paper (:func:`blank_at`).
+
+    An array of four rules out only the ranks with fewer pips: glare takes
+    pips away, so a 9 may show its four corners alone.  The places between
+    them say more, in every deck, since every 6 to 10 prints pips there
+    (bellot's 9 too, whose odd pip is off the middle: a clean middle cannot
+    rule a 9 out).  On development data (docs/vision.md, fortieth pass's
+    probe) 301 of 708 4s' arrays showed one column so, and none of 145 such
+    arrays of a 6 to 10.  Withheld, not ruled out: the card stays a rival,
+    so a wrong index is left unsure rather than moved to another card."""
+    if body.kind != "array":
+        return body
+    columns = four_columns(body.candidates)
+    if columns is None:
+        return body
+    view = look()
+    if view is None:
+        return body
+    size = float(np.median([p.size for p in body.candidates]))
+    for top, bottom in columns:
+        if all(blank_at(view, top.x + t * (bottom.x - top.x), top.y + t * (bottom.y - top.y), size)
+               for t in SIDE_PLACES):
+            return replace(body, withholds=body.withholds | SIDE_COLUMN_CARDS,
+                           withheld_why=SIDE_COLUMNS_WHY)
+    return body

@@ -53,6 +53,9 @@ CODES: dict[str, str] = {
     "the band showed a court's picture, not the card's top row": "pips_disagree",
     "the card shows a court's picture, not the pips its index says": "pips_disagree",
     "a court's picture withholds": "pips_disagree",
+    "the card shows a 4's pips and clean paper where its index's card prints more":
+        "pips_disagree",
+    "a 4's clean side columns withhold": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
@@ -278,6 +281,9 @@ class FrameFusion:
     #: per card, how many frames' bodies withheld it (``Reading.withheld``):
     #: a card ``VETO_FRAMES`` frames withhold is never named, but stays a rival
     withholds: Counter[str] = field(default_factory=Counter)
+    #: per card withheld, what withheld it (``Reading.withheld_why``): the
+    #: reason's start when the fusion will not name it
+    withheld_why: dict[str, str] = field(default_factory=dict)
 
     def push_missing(self, reason: str) -> None:
         """A frame that never came (or showed nothing to read)."""
@@ -297,8 +303,12 @@ class FrameFusion:
             self.total, self.used, self.accepted = None, 0, set()
             self.vetoes = Counter()
             self.withholds = Counter()
+            self.withheld_why = {}
         self.vetoes.update(getattr(reading, "ruled_out", ()))
-        self.withholds.update(getattr(reading, "withheld", ()))
+        withheld = getattr(reading, "withheld", ())
+        self.withholds.update(withheld)
+        why = getattr(reading, "withheld_why", "") or PICTURE_WITHHELD
+        self.withheld_why.update(dict.fromkeys(withheld, why))
         self.seen |= accepted
         self.accepted |= accepted
         if reading.card is None:
@@ -351,10 +361,11 @@ class FrameFusion:
         possible = ruled is None or not ruled[best]
         if enough and lead >= needed and backed and possible:
             if self.withholds[card] >= VETO_FRAMES:
-                # (withheld, not ruled out: the card a picture withholds
-                # stays the leader, so no other card takes its place)
-                reason = (f"{PICTURE_WITHHELD}: {card} (the bodies of "
-                          f"{self.withholds[card]} frames showed a court's picture)")
+                # (withheld, not ruled out: the card a picture or a 4's
+                # side columns withhold stays the leader, so no other card
+                # takes its place)
+                why = self.withheld_why.get(card, PICTURE_WITHHELD)
+                reason = f"{why}: {card} (the bodies of {self.withholds[card]} frames)"
                 return FusedDecision(None, 0.0, reason, top_guesses(self.total),
                                      self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:

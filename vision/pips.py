@@ -142,6 +142,8 @@ PICTURE_CENTRE = 0.2
 #: (Homemade Apple's QC named 8C became AC: docs/vision.md, thirty-ninth
 #: pass); a withheld card stays a rival and is only never named
 PICTURE_WITHHOLDS = frozenset(c for c in CARD_CODES if c[0] in "23456789T")
+#: the fusion's reason for a card a court's picture withholds
+PICTURE_WITHHOLDS_WHY = "a court's picture withholds"
 
 _BATCH = 12
 _CANON = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
@@ -207,8 +209,12 @@ class BodyReading:
     vetoes: frozenset[str] = frozenset()
     #: cards the fusion never names once two frames withhold them, but which
     #: stay rivals of the others (``Reading.withheld``): a court's picture
-    #: withholds the 2s to 10s (``PICTURE_WITHHOLDS``)
+    #: withholds the 2s to 10s (``PICTURE_WITHHOLDS``), a 4's clean side
+    #: columns the 6s to 10s (``vision.empty_places``)
     withholds: frozenset[str] = frozenset()
+    #: what withholds them, as the fusion's reason begins when it will not
+    #: name one (``PICTURE_WITHHOLDS_WHY``, ``empty_places.SIDE_COLUMNS_WHY``)
+    withheld_why: str = ""
 
     @property
     def says_anything(self) -> bool:
@@ -602,7 +608,8 @@ def read_body(
     if marks is None:
         return SILENT
     if marks.picture:
-        return replace(SILENT, kind="picture", withholds=PICTURE_WITHHOLDS)
+        return replace(SILENT, kind="picture", withholds=PICTURE_WITHHOLDS,
+                       withheld_why=PICTURE_WITHHOLDS_WHY)
     blobs = marks.blobs
     if not blobs:
         return SILENT

@@ -48,6 +48,8 @@ class Reading:
     #: the cards the card's body withheld in this frame (``with_body``): the
     #: fusion never names a card two frames withhold, but it stays a rival
     withheld: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    #: what withheld them (``BodyReading.withheld_why``): the fusion's reason
+    withheld_why: str = field(default="", compare=False, repr=False)
     #: whether the frame showed the part of the body that tells a court from
     #: an ace (the in-shoe band, ``vision.in_shoe_body``), blank or not
     body_seen: bool = field(default=False, compare=False, repr=False)
@@ -78,6 +80,10 @@ class Reading:
 PIPS_DISAGREE = "the card's pips disagree with its index"
 #: the reason of a frame whose index named a number card over a court's picture
 PICTURE_DISAGREES = "the card shows a court's picture, not the pips its index says"
+#: a frame's reason when a 4's clean side columns withhold the card its
+#: index names (``vision.empty_places.withhold_by_clean_side_columns``)
+SIDE_COLUMNS_DISAGREE = ("the card shows a 4's pips and clean paper where its index's card "
+                         "prints more")
 
 
 def with_body(reading: Reading, body: BodyReading) -> Reading:
@@ -91,13 +97,16 @@ def with_body(reading: Reading, body: BodyReading) -> Reading:
     evidence = reading.evidence + body.evidence
     ruled_out = body.vetoes | frozenset(
         c for c, v in zip(CARD_CODES, body.evidence, strict=True) if v < 0)
-    withheld = body.withholds
+    withheld, why_withheld = body.withholds, body.withheld_why
     if reading.card is not None and (reading.card in ruled_out or reading.card in withheld):
-        why = PIPS_DISAGREE if reading.card in ruled_out else PICTURE_DISAGREES
+        why = (PIPS_DISAGREE if reading.card in ruled_out
+               else PICTURE_DISAGREES if body.kind == "picture" else SIDE_COLUMNS_DISAGREE)
         return Reading(None, 0.0, why, guess=None, corners=reading.corners,
                        guesses=top_guesses(evidence), evidence=evidence,
-                       accepted=reading.accepted, ruled_out=ruled_out, withheld=withheld)
+                       accepted=reading.accepted, ruled_out=ruled_out, withheld=withheld,
+                       withheld_why=why_withheld)
     if reading.card is None:
         return replace(reading, evidence=evidence, guesses=top_guesses(evidence),
-                       ruled_out=ruled_out, withheld=withheld)
-    return replace(reading, evidence=evidence, ruled_out=ruled_out, withheld=withheld)
+                       ruled_out=ruled_out, withheld=withheld, withheld_why=why_withheld)
+    return replace(reading, evidence=evidence, ruled_out=ruled_out, withheld=withheld,
+                   withheld_why=why_withheld)

@@ -26,6 +26,7 @@ from vision.empty_places import (
     paper_view,
     rule_out_by_empty_places,
     rule_out_three_by_empty_middle,
+    withhold_by_clean_side_columns,
 )
 from vision.evidence import ACCEPT_BONUS, corner_evidence, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
@@ -526,6 +527,7 @@ class Recognizer:
             body = read_body(src, quad, boxes, self.model, self._ink_fits)
             look = functools.cache(lambda: paper_view(src, quad))
             body = rule_out_three_by_empty_middle(body, look)
+            body = withhold_by_clean_side_columns(body, look)
             if self.profile is not None:
                 body = rule_out_pip_cards(body, self.profile.pip_cards, self.profile.pip_size,
                                           self.profile.picture_cards)
