@@ -1004,6 +1004,39 @@ TYPEFACE27_HELD_OUT = (
     "font:Risque",                      # @expo-google-fonts/risque@0.4.1
 )
 
+#: The thirty-third held-out group (made 2026-12-07 in the forty-second
+#: pass, before the thirty-second group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained or read face (passed over:
+#: Shadows Into Light, Architects Daughter and Nothing You Could Do,
+#: Kimberly Geswein's hands as Gloria Hallelujah and Indie Flower are;
+#: Galindo, Ranchers' kin; Coda, Varela Round's; Yomogi, Zen Kurenaido's
+#: twin in kind; Kreon and Pridi, the slab serifs'; Oxanium, Quantico and
+#: Zen Dots, Orbitron's; Krona One, Michroma's; Silkscreen, the pixel
+#: faces'; Mochiy Pop One, Hachi Maru Pop's; Fontdiner Swanky, Risque's;
+#: New Rocker, the blackletters'; MedievalSharp, Uncial Antiqua's; Chewy,
+#: Luckiest Guy's; Sigmar, Titan One's; Tilt Warp, Tilt Prism's; Kurale,
+#: Inika, Mansalva, Zeyada, Almendra, Rowdies and Kaisei Opti, only 0.1 to
+#: 0.3 in the registry).
+#: A sports script with swashed capitals (Playball), a book serif after
+#: medieval manuscripts (Caudex), a heavy italic display sans (Sansita), a
+#: heavy, rough-edged Japanese display face (Darumadrop One), a thin
+#: brush-pen Japanese hand (Zen Kurenaido), an inflated Devanagari display
+#: face whose counters close up (Modak) and a slanted Japanese casual hand
+#: (Slackside One).
+#: READ ONCE, at the end of a pass (``--typefaces28``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE28_HELD_OUT = (
+    "font:Playball",               # @expo-google-fonts/playball@0.4.2
+    "font:Caudex",                 # @expo-google-fonts/caudex@0.4.1
+    "font:Sansita",                # @expo-google-fonts/sansita@0.4.1
+    "font:Darumadrop One",         # @expo-google-fonts/darumadrop-one@0.4.2
+    "font:Zen Kurenaido",          # @expo-google-fonts/zen-kurenaido@0.4.1
+    "font:Modak",                  # @expo-google-fonts/modak@0.4.1
+    "font:Slackside One",          # @expo-google-fonts/slackside-one@0.4.2
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1192,6 +1225,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces25": TYPEFACE25_HELD_OUT,
     "--typefaces26": TYPEFACE26_HELD_OUT,
     "--typefaces27": TYPEFACE27_HELD_OUT,
+    "--typefaces28": TYPEFACE28_HELD_OUT,
 }
 
 
@@ -1285,6 +1319,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces27": (TYPEFACE27_HELD_OUT, "the twenty-seventh typeface held-out group "
                       "(TYPEFACE27_HELD_OUT, made 2026-12-07 before the thirty-first group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces28": (TYPEFACE28_HELD_OUT, "the twenty-eighth typeface held-out group "
+                      "(TYPEFACE28_HELD_OUT, made 2026-12-07 before the thirty-second group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

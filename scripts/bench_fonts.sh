@@ -45,8 +45,9 @@
 # (TYPEFACE23_HELD_OUT, `--typefaces23`), the twenty-ninth's
 # (TYPEFACE24_HELD_OUT, `--typefaces24`), the thirtieth's
 # (TYPEFACE25_HELD_OUT, `--typefaces25`), the thirty-first's
-# (TYPEFACE26_HELD_OUT, `--typefaces26`) and the thirty-second's
-# (TYPEFACE27_HELD_OUT, `--typefaces27`): Google Fonts from the npm registry
+# (TYPEFACE26_HELD_OUT, `--typefaces26`), the thirty-second's
+# (TYPEFACE27_HELD_OUT, `--typefaces27`) and the thirty-third's
+# (TYPEFACE28_HELD_OUT, `--typefaces28`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -162,13 +163,13 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to thirty-second groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to thirty-third groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
 # --typefaces23; TYPEFACE24_HELD_OUT, --typefaces24; TYPEFACE25_HELD_OUT,
 # --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26; TYPEFACE27_HELD_OUT,
-# --typefaces27): Google
+# --typefaces27; TYPEFACE28_HELD_OUT, --typefaces28): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -246,7 +247,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Agbalumo:npm:@expo-google-fonts/agbalumo@0.4.1"
            "Kings:npm:@expo-google-fonts/kings@0.4.2"
            "Dokdo:npm:@expo-google-fonts/dokdo@0.4.1"
-           "Risque:npm:@expo-google-fonts/risque@0.4.1")
+           "Risque:npm:@expo-google-fonts/risque@0.4.1"
+           "Playball:npm:@expo-google-fonts/playball@0.4.2"
+           "Caudex:npm:@expo-google-fonts/caudex@0.4.1"
+           "Sansita:npm:@expo-google-fonts/sansita@0.4.1"
+           "Darumadrop One:npm:@expo-google-fonts/darumadrop-one@0.4.2"
+           "Zen Kurenaido:npm:@expo-google-fonts/zen-kurenaido@0.4.1"
+           "Modak:npm:@expo-google-fonts/modak@0.4.1"
+           "Slackside One:npm:@expo-google-fonts/slackside-one@0.4.2")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

@@ -332,6 +332,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Kings": "npm:@expo-google-fonts/kings@0.4.2",
     "Dokdo": "npm:@expo-google-fonts/dokdo@0.4.1",
     "Risque": "npm:@expo-google-fonts/risque@0.4.1",
+    # the thirty-third held-out group (TYPEFACE28_HELD_OUT): npm packages, likewise
+    "Playball": "npm:@expo-google-fonts/playball@0.4.2",
+    "Caudex": "npm:@expo-google-fonts/caudex@0.4.1",
+    "Sansita": "npm:@expo-google-fonts/sansita@0.4.1",
+    "Darumadrop One": "npm:@expo-google-fonts/darumadrop-one@0.4.2",
+    "Zen Kurenaido": "npm:@expo-google-fonts/zen-kurenaido@0.4.1",
+    "Modak": "npm:@expo-google-fonts/modak@0.4.1",
+    "Slackside One": "npm:@expo-google-fonts/slackside-one@0.4.2",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

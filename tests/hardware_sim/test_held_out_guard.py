@@ -86,6 +86,8 @@ def _split() -> ModuleType:
     ("font:Bakbak One", "--typefaces26"),
     ("font:Bricolage Grotesque", "--typefaces27"),
     ("font:Kings", "--typefaces27"),
+    ("font:Playball", "--typefaces28"),
+    ("font:Modak", "--typefaces28"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
