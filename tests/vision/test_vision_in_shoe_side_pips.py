@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pytest
+from test_vision_in_shoe_body_picture import fuse_ends_and_middle
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
 from vision.cards import CARD_CODES
@@ -32,7 +33,6 @@ from vision.in_shoe import (
     withhold_by_side_pips,
 )
 from vision.in_shoe_body import LONE, SIDE_PIPS_WHY, SIDE_PIPS_WITHHOLD, SIDES
-from vision.in_shoe_pose import MIDDLE
 from vision.reading import Reading
 
 Image = npt.NDArray[np.uint8]
@@ -107,15 +107,7 @@ def _pass(card: str, runner_up: str, bands: list[str | None]) -> PassFusion:
     each end's four frames divided by 1 + 3 x 0.42 = 2.26: 12 / 2.26 = 5.31
     an end, 10.62 for both, >= 8; all 8 frames chose it (> a quarter): the
     thirty-seventh pass's fusion names ``card``."""
-    fusion = PassFusion(InShoeReader())
-    index = 0
-    for k in range(12):
-        if 4 <= k < 8:
-            fusion.add(Reading(None, 0.0, MIDDLE))
-            continue
-        fusion.add(_leaning(card, runner_up, bands[index]))
-        index += 1
-    return fusion
+    return fuse_ends_and_middle([_leaning(card, runner_up, band) for band in bands])
 
 
 @pytest.mark.parametrize("sides", [2, 5, 8])
