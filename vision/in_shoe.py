@@ -62,6 +62,8 @@ from vision.in_shoe_body import (
     LONE,
     LONE_PIP_RULES_OUT,
     NEITHER,
+    SIDE_PIPS_WHY,
+    SIDE_PIPS_WITHHOLD,
     SIDES,
     band_is_blank,
     band_kind,
@@ -115,6 +117,9 @@ LONE_PIP = "a lone pip below the index: a 2 or a 3, not what the index says"
 #: row of pips (``vision.in_shoe_body``)
 SIDE_PIPS = "pips below the index where a court prints its picture"
 ONE_FRAME = "not sure enough from one frame"
+#: a frame whose index names an ace, a 2 or a 3 over a band showing a 4's to
+#: a 10's top row (``withhold_by_side_pips``)
+SIDE_PIPS_WITHHELD = "the side pips of a 4 to a 10 below the index, not an ace, a 2 or a 3"
 #: a pass whose frames the recogniser mostly refused, summed to a card whose
 #: kind the band never showed (``vision.in_shoe_body.band_kind``): frames that
 #: each lean a little are believed only with the body's word (a calligraphic J
@@ -133,6 +138,9 @@ NAMED_SHARE = 0.25
 BODY_PICTURE = "the band showed a court's picture, not the card's top row"
 PICTURE_SHARE = 0.5
 PICTURE_FRAMES = 2
+#: the reasons of a frame whose recogniser chose a card it did not name: the
+#: card counts as that frame's choice (``PassFusion.named``)
+_CHOSE_BUT_UNSURE = frozenset({ONE_FRAME, SIDE_PIPS_WITHHELD})
 #: how the reason names each kind of card
 _KIND_WORDS = {SIDES: "the side pips of a 4 to a 10", LONE: "the lone pip of a 2 or a 3",
                BLANK: "the blank paper of an ace", NEITHER: "the picture of a court"}
@@ -204,6 +212,9 @@ class InShoeReader:
         return replace(reading, ms=(time.perf_counter() - start) * 1000)
 
     def _read(self, frame: npt.NDArray[np.uint8]) -> Reading:
+        return withhold_by_side_pips(self._read_index_and_band(frame))
+
+    def _read_index_and_band(self, frame: npt.NDArray[np.uint8]) -> Reading:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             return Reading(None, 0.0, "not a colour image")
         pose = find_pose(frame, self.geometry)
@@ -396,6 +407,26 @@ def _runs_outside(g: IndexGlyphs, inside: npt.NDArray[np.uint8]) -> bool:
     return runs_outside(g.box, inside)
 
 
+def withhold_by_side_pips(reading: Reading) -> Reading:
+    """``reading`` with what a band showing a 4's to a 10's top row withholds:
+    the aces, 2s and 3s (``SIDE_PIPS_WITHHOLD``), whose top pip stands on the
+    card's axis or is not in the band at all.  Withheld, not ruled out (as a
+    court's picture withholds overhead: docs/vision.md, fortieth pass): the
+    frame alone names none of them, and a pass two such frames withhold is
+    not named that card, but it stays a rival, so no other card is named in
+    its place (a shadowed "8" the rank networks read as a "3"; forty-second
+    pass).  A function of the reading alone, so stored readings can be
+    judged with it."""
+    if reading.band != SIDES:
+        return reading
+    withheld = reading.withheld | SIDE_PIPS_WITHHOLD
+    if reading.card not in SIDE_PIPS_WITHHOLD:
+        return replace(reading, withheld=withheld, withheld_why=SIDE_PIPS_WHY)
+    return replace(reading, card=None, confidence=0.0, reason=SIDE_PIPS_WITHHELD,
+                   guess=reading.card, guesses=top_guesses(reading.evidence),
+                   withheld=withheld, withheld_why=SIDE_PIPS_WHY)
+
+
 class _Partial(Exception):
     """The visible end's index area runs out of the window."""
 
@@ -460,7 +491,7 @@ class PassFusion:
             self.band_kinds.add(reading.band)
         self.band_pictures += reading.band_picture
         chosen = reading.card if reading.card is not None else (
-            reading.guess if reading.reason == ONE_FRAME else None)
+            reading.guess if reading.reason in _CHOSE_BUT_UNSURE else None)
         if chosen is not None:
             self.named[chosen] = self.named.get(chosen, 0) + 1
         if reading.reason == EMPTY:
@@ -471,6 +502,9 @@ class PassFusion:
             # a frame with no index read says nothing about the card's index
             # (its body may have ruled courts out: ``vision.in_shoe_body``)
             self._fusion.vetoes.update(reading.ruled_out)
+            self._fusion.withholds.update(reading.withheld)
+            self._fusion.withheld_why.update(dict.fromkeys(reading.withheld,
+                                                           reading.withheld_why))
             self._fusion.frames += 1
             self._middle_since = self._middle_since or reading.reason == MIDDLE
             return

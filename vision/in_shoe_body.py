@@ -20,7 +20,9 @@ pass).
 That top row is a pip cut by each side of the band with paper between
 (``band_holds_pips_at_its_sides``), which no court's picture is either: it
 spans the card's axis.  So it vetoes the courts too (a tall, thin hand's
-"7" that the classifier takes for a "J"; docs/vision.md, thirtieth pass).
+"7" that the classifier takes for a "J"; docs/vision.md, thirtieth pass),
+and it withholds the aces, 2s and 3s, whose top pip stands on the axis
+(``SIDE_PIPS_WITHHOLD``: a shadowed "8" read as a "3"; forty-second pass).
 
 What the band shows of each card (``band_kind``) is also the body's word on
 a pass whose frames the recogniser each refused: their sum is believed only
@@ -73,6 +75,15 @@ COURTS = frozenset(c for c in CARD_CODES if c[0] in "JQK")
 #: that the blur carries into the band, is seen there now and then
 #: (docs/vision.md, twenty-seventh pass)
 LONE_PIP_RULES_OUT = frozenset(c for c in CARD_CODES if c[0] not in "A23")
+#: what side pips in the band withhold (``vision.in_shoe.withhold_by_side_pips``):
+#: the cards whose top pip stands on the axis, or that print none there.  Only
+#: withheld, not ruled out, and only over two frames: an ace's big pip shows
+#: its flanks at the band's sides now and then, never twice in a pass (42 of
+#: 16,941 band frames of aces, 2s and 3s, all aces, one frame a pass;
+#: docs/vision.md, forty-second pass)
+SIDE_PIPS_WITHHOLD = frozenset(c for c in CARD_CODES if c[0] in "A23")
+#: the fusion's reason when side pips withheld the card (``Reading.withheld_why``)
+SIDE_PIPS_WHY = "the side pips of a 4 to a 10 below the index withhold"
 
 
 def _card_to_frame(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:

@@ -60,14 +60,20 @@ def _pass(card: str, runner_up: str, pictures: int, *, bands: list[str | None] |
     showed (all ``NEITHER`` unless given); the first ``pictures`` of them
     showed a picture."""
     bands = bands if bands is not None else [NEITHER] * 8
+    return fuse_ends_and_middle(
+        [_frame(card, runner_up, band, k < pictures) for k, band in enumerate(bands)])
+
+
+def fuse_ends_and_middle(index_frames: list[Reading]) -> PassFusion:
+    """A pass of eight index frames: the first four of the leading index,
+    four frames of the card's middle, the last four of the trailing index."""
     fusion = PassFusion(InShoeReader())
-    index = 0
-    for k in range(12):
-        if 4 <= k < 8:
-            fusion.add(Reading(None, 0.0, MIDDLE))
-            continue
-        fusion.add(_frame(card, runner_up, bands[index], index < pictures))
-        index += 1
+    for frame in index_frames[:4]:
+        fusion.add(frame)
+    for _ in range(4):
+        fusion.add(Reading(None, 0.0, MIDDLE))
+    for frame in index_frames[4:]:
+        fusion.add(frame)
     return fusion
 
 
