@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
-from test_vision_in_shoe_side_pips import _leaning
+from test_vision_in_shoe_side_pips import _frames, _leaning
 
 from hardware_sim.camera.in_shoe import InShoeRenderer
 from vision.evidence import FRAME_CORRELATION
@@ -52,11 +52,8 @@ def reader() -> InShoeReader:
 
 def _middles(code: str, preset: str, k: int) -> list[Image]:
     """The frames of one rendered pass that show the card's middle."""
-    renderer = InShoeRenderer("builtin", preset=preset, seed=11)
-    rng = np.random.default_rng(k)
-    plan = renderer.plan(code, rng, lead="top" if k % 2 else "bottom")
-    frames = [f.image for f in renderer.render_pass(plan, rng)]
-    return [f for f in frames if getattr(find_pose(f), "reason", None) == MIDDLE]
+    return [f for f in _frames(code, preset, k)
+            if getattr(find_pose(f), "reason", None) == MIDDLE]
 
 
 @pytest.mark.parametrize("preset", ["normal", "hard"])
