@@ -58,6 +58,7 @@ CODES: dict[str, str] = {
     "a 4's clean side columns withhold": "pips_disagree",
     "the side pips of a 4 to a 10 below the index, not an ace, a 2 or a 3": "pips_disagree",
     "the side pips of a 4 to a 10 below the index withhold": "pips_disagree",
+    "the card's middle showed no pip on its axis": "pips_disagree",
     "frames disagree": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",

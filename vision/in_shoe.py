@@ -69,6 +69,7 @@ from vision.in_shoe_body import (
     band_kind,
     band_layout,
 )
+from vision.in_shoe_middle import AXIS_WHY, AXIS_WITHHOLD, axis_ink
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
 from vision.index import (
     CARD_H,
@@ -141,6 +142,9 @@ PICTURE_FRAMES = 2
 #: the reasons of a frame whose recogniser chose a card it did not name: the
 #: card counts as that frame's choice (``PassFusion.named``)
 _CHOSE_BUT_UNSURE = frozenset({ONE_FRAME, SIDE_PIPS_WITHHELD})
+#: frames of the card's middle a pass needs before a clean axis withholds
+#: (``PassFusion._axis_clean_withholds``): one frame's analysis can be wrong
+AXIS_FRAMES = 2
 #: how the reason names each kind of card
 _KIND_WORDS = {SIDES: "the side pips of a 4 to a 10", LONE: "the lone pip of a 2 or a 3",
                BLANK: "the blank paper of an ace", NEITHER: "the picture of a court"}
@@ -219,6 +223,8 @@ class InShoeReader:
             return Reading(None, 0.0, "not a colour image")
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
+            if pose.reason == MIDDLE:
+                return Reading(None, 0.0, MIDDLE, axis_ink=axis_ink(frame, self._window(frame)))
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
@@ -464,6 +470,10 @@ class PassFusion:
         self.named: dict[str, int] = {}
         #: frames that read an index (gave evidence)
         self.index_frames = 0
+        #: frames of the card's middle that could say whether its axis has ink,
+        #: and those that showed some (``vision.in_shoe_middle``)
+        self.middles_seen = 0
+        self.middles_with_axis_ink = 0
 
     @property
     def over(self) -> bool:
@@ -490,6 +500,9 @@ class PassFusion:
         if reading.band is not None:
             self.band_kinds.add(reading.band)
         self.band_pictures += reading.band_picture
+        if reading.axis_ink is not None:
+            self.middles_seen += 1
+            self.middles_with_axis_ink += reading.axis_ink
         chosen = reading.card if reading.card is not None else (
             reading.guess if reading.reason in _CHOSE_BUT_UNSURE else None)
         if chosen is not None:
@@ -554,6 +567,12 @@ class PassFusion:
                 f" and none showed {_KIND_WORDS[SIDES]}"
             )
             return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
+        if self._axis_clean_withholds(d.card):
+            reason = (
+                f"{AXIS_WHY}: {d.card} ({self.middles_seen} frames of the card's middle, none"
+                " with a pip on its axis)"
+            )
+            return FusedDecision(None, 0.0, reason, top_guesses(total), d.frames, d.used)
         if d.card in self.sure:
             return d
         weak = tempered(self.end_sums, self.end_counts, self.reader.correlation)
@@ -578,6 +597,14 @@ class PassFusion:
         return (band_kind(card) == SIDES and SIDES not in self.band_kinds
                 and self.band_pictures >= PICTURE_FRAMES
                 and self.band_pictures >= PICTURE_SHARE * self.bands_seen)
+
+    def _axis_clean_withholds(self, card: str) -> bool:
+        """Whether ``card`` prints a pip on its axis between the indices and
+        ``AXIS_FRAMES`` or more frames of the card's middle showed none: a 4's
+        or a 6's middle, whatever its index reads (docs/vision.md,
+        forty-third pass)."""
+        return (card in AXIS_WITHHOLD and self.middles_seen >= AXIS_FRAMES
+                and self.middles_with_axis_ink == 0)
 
     def ready(self) -> bool:
         """Whether the card would be decided before the pass is over (no table

@@ -61,6 +61,10 @@ class Reading:
     #: whether that band, showing neither kind of pips, showed one mark across
     #: it: a court's picture (``vision.in_shoe_body.band_layout``)
     band_picture: bool = field(default=False, compare=False, repr=False)
+    #: of a frame of the card's middle (in the shoe): whether it showed ink on
+    #: the card's long axis (``vision.in_shoe_middle.axis_ink``); None when
+    #: not a middle frame, or the card's width was not clear
+    axis_ink: bool | None = field(default=None, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
