@@ -1037,6 +1037,33 @@ TYPEFACE28_HELD_OUT = (
     "font:Slackside One",          # @expo-google-fonts/slackside-one@0.4.2
 )
 
+#: The thirty-fourth held-out group (made 2026-12-07 in the forty-fourth
+#: pass, before the thirty-third group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained or read face (passed over:
+#: Saira Stencil One, Saira Extra Condensed's kin; Baloo 2, Varela
+#: Round's; Alata and Lexend, the trained geometric sans'; Poller One, Nova
+#: Square, Irish Grover, Vibur, Sail, Frijole, Gorditas, Ribeye and Rum
+#: Raisin, only 0.1 to 0.3 in the registry; Wellfleet, Plaster, Sonsie One,
+#: Tulpen One, Yesteryear and Hanalei, not there).
+#: A very heavy grotesque with tight counters (Bowlby One), a brush display
+#: script whose J hooks like a 7 (Sarina), a heavy upright script
+#: (Oleo Script), a thin calligraphic script (Sofia), a condensed display
+#: face with ball terminals (Trochut), a squarish Arabic-Latin sans (Changa)
+#: and a casual semi-script (Merienda).
+#: READ ONCE, at the end of a pass (``--typefaces29``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE29_HELD_OUT = (
+    "font:Bowlby One",             # @expo-google-fonts/bowlby-one@0.4.1
+    "font:Sarina",                 # @expo-google-fonts/sarina@0.4.1
+    "font:Oleo Script",            # @expo-google-fonts/oleo-script@0.4.1
+    "font:Sofia",                  # @expo-google-fonts/sofia@0.4.1
+    "font:Trochut",                # @expo-google-fonts/trochut@0.4.1
+    "font:Changa",                 # @expo-google-fonts/changa@0.4.2
+    "font:Merienda",               # @expo-google-fonts/merienda@0.4.2
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1226,6 +1253,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces26": TYPEFACE26_HELD_OUT,
     "--typefaces27": TYPEFACE27_HELD_OUT,
     "--typefaces28": TYPEFACE28_HELD_OUT,
+    "--typefaces29": TYPEFACE29_HELD_OUT,
 }
 
 
@@ -1322,6 +1350,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces28": (TYPEFACE28_HELD_OUT, "the twenty-eighth typeface held-out group "
                       "(TYPEFACE28_HELD_OUT, made 2026-12-07 before the thirty-second group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces29": (TYPEFACE29_HELD_OUT, "the twenty-ninth typeface held-out group "
+                      "(TYPEFACE29_HELD_OUT, made 2026-12-07 before the thirty-third group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -340,6 +340,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Zen Kurenaido": "npm:@expo-google-fonts/zen-kurenaido@0.4.1",
     "Modak": "npm:@expo-google-fonts/modak@0.4.1",
     "Slackside One": "npm:@expo-google-fonts/slackside-one@0.4.2",
+    # the thirty-fourth held-out group (TYPEFACE29_HELD_OUT): npm packages, likewise
+    "Bowlby One": "npm:@expo-google-fonts/bowlby-one@0.4.1",
+    "Sarina": "npm:@expo-google-fonts/sarina@0.4.1",
+    "Oleo Script": "npm:@expo-google-fonts/oleo-script@0.4.1",
+    "Sofia": "npm:@expo-google-fonts/sofia@0.4.1",
+    "Trochut": "npm:@expo-google-fonts/trochut@0.4.1",
+    "Changa": "npm:@expo-google-fonts/changa@0.4.2",
+    "Merienda": "npm:@expo-google-fonts/merienda@0.4.2",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

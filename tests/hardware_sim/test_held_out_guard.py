@@ -88,6 +88,8 @@ def _split() -> ModuleType:
     ("font:Kings", "--typefaces27"),
     ("font:Playball", "--typefaces28"),
     ("font:Modak", "--typefaces28"),
+    ("font:Bowlby One", "--typefaces29"),
+    ("font:Merienda", "--typefaces29"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
