@@ -71,9 +71,9 @@ from vision.in_shoe_body import (
     band_kind,
     band_layout,
 )
-from vision.in_shoe_middle import AXIS_WHY, AXIS_WITHHOLD, axis_ink
+from vision.in_shoe_middle import AXIS_WHY, AXIS_WITHHOLD, look_at_middle
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
-from vision.in_shoe_rivals import BodySeen, ranks_allowed, ruled_out_by_body
+from vision.in_shoe_rivals import BodySeen, central_looks, ranks_allowed, ruled_out_by_body
 from vision.index import (
     CARD_H,
     CARD_W,
@@ -227,7 +227,11 @@ class InShoeReader:
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
             if pose.reason == MIDDLE:
-                return Reading(None, 0.0, MIDDLE, axis_ink=axis_ink(frame, self._window(frame)))
+                look = look_at_middle(frame, self._window(frame))
+                if look is None:
+                    return Reading(None, 0.0, MIDDLE)
+                return Reading(None, 0.0, MIDDLE, axis_ink=look.axis_ink,
+                               centre_side_ink=look.centre_side_ink)
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
@@ -479,6 +483,9 @@ class PassFusion:
         #: and those that showed some (``vision.in_shoe_middle``)
         self.middles_seen = 0
         self.middles_with_axis_ink = 0
+        #: per frame of the card's middle, in order: whether side pips reached
+        #: its centre row (None: it could not tell)
+        self.centre_sides: list[bool | None] = []
 
     @property
     def over(self) -> bool:
@@ -509,6 +516,8 @@ class PassFusion:
         if reading.axis_ink is not None:
             self.middles_seen += 1
             self.middles_with_axis_ink += reading.axis_ink
+        if reading.reason == MIDDLE:
+            self.centre_sides.append(reading.centre_side_ink)
         chosen = reading.card if reading.card is not None else (
             reading.guess if reading.reason in _CHOSE_BUT_UNSURE else None)
         if chosen is not None:
@@ -612,11 +621,14 @@ class PassFusion:
 
     def body_seen(self) -> BodySeen:
         """What the pass's frames showed of the card's body so far."""
+        central = central_looks(self.centre_sides)
         return BodySeen(
             side_pips=self.band_counts.get(SIDES, 0),
             lone_pip=self.band_counts.get(LONE, 0),
             middles=self.middles_seen,
             middles_with_axis_ink=self.middles_with_axis_ink,
+            centres=len(central),
+            centres_with_side_ink=sum(central),
         )
 
     def _shows_a_picture_instead(self, card: str) -> bool:

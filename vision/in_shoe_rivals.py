@@ -44,6 +44,15 @@ AXIS_RANKS = frozenset(c[0] for c in AXIS_WITHHOLD)
 #: middles print side columns only (a 2's middle shows its pips on the axis,
 #: and an 8's may or may not: neither is here)
 CLEAN_AXIS_RANKS = frozenset("46")
+#: a card's centre with no side pips beside it rules these out: they print
+#: side pips there (the 6's to 8's middle row, the 9's and 10's inner rows;
+#: development data: every central middle of their passes showed them,
+#: docs/vision.md, forty-fifth pass)
+CENTRE_SIDE_RANKS = frozenset("6789T")
+#: the frames of the middle's run that see the card's centre: those this many
+#: places or fewer from the run's middle (the card slides about 2.5 mm a
+#: frame at 300 mm/s and 120 fps)
+CENTRE_REACH = 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,10 @@ class BodySeen:
     #: middle frames that could tell whether the axis has ink, and those with ink
     middles: int = 0
     middles_with_axis_ink: int = 0
+    #: central frames of the middle's run that could tell whether side pips
+    #: reach the card's centre row, and those where they did
+    centres: int = 0
+    centres_with_side_ink: int = 0
 
 
 def ranks_allowed(seen: BodySeen) -> frozenset[str]:
@@ -70,7 +83,21 @@ def ranks_allowed(seen: BodySeen) -> frozenset[str]:
             ranks -= AXIS_RANKS
         elif seen.middles_with_axis_ink == seen.middles:
             ranks -= CLEAN_AXIS_RANKS
+    if seen.centres >= BODY_FRAMES and seen.centres_with_side_ink == 0:
+        ranks -= CENTRE_SIDE_RANKS
     return ranks
+
+
+def central_looks(looks: list[bool | None]) -> list[bool]:
+    """Of a pass's middle frames in order (what each said, None when it
+    could not tell), what the ones that see the card's centre said: those
+    within ``CENTRE_REACH`` places of the run's middle.  A run of fewer than
+    three frames has no middle of its own to trust."""
+    if len(looks) < 3:
+        return []
+    middle = (len(looks) - 1) / 2
+    return [said for k, said in enumerate(looks)
+            if said is not None and abs(k - middle) <= CENTRE_REACH]
 
 
 def ruled_out_by_body(seen: BodySeen) -> npt.NDArray[np.bool_]:
