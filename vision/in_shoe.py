@@ -599,9 +599,12 @@ class PassFusion:
         if lead >= needed:
             return d
         # nor, then, a card whose rank the body's pips rule out, when the
-        # body allows this one (forty-fourth pass: it only names more)
+        # body allows this one and the frames' own reader chose it at least
+        # ``PASS_MIN_FRAMES`` times: the body helps the index's word, not a
+        # sum of frames that each refused (forty-fourth pass, second
+        # candidate: it only names more)
         seen = self.body_seen()
-        if d.card[0] in ranks_allowed(seen):
+        if d.card[0] in ranks_allowed(seen) and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
             ruled = ruled_out_by_body(seen)
             if self._lead(d.card, weak, ruled if vetoed is None else ruled | vetoed)[0] >= needed:
                 return d

@@ -190,3 +190,30 @@ def test_the_pass_counts_what_the_body_showed() -> None:
                    [True, None, False])
     assert fusion.body_seen() == BodySeen(side_pips=2, lone_pip=1, middles=2,
                                           middles_with_axis_ink=1)
+
+
+def _refused(card: str, runner_up: str, band: str | None = None) -> Reading:
+    """As ``_leaning``, but the frame's recogniser refused to choose (its
+    rank ambiguous): the evidence leans to ``card``, no card is chosen."""
+    leaning = _leaning(card, runner_up, band)
+    return Reading(None, 0.0, "rank ambiguous", evidence=leaning.evidence,
+                   body_seen=leaning.body_seen, band=band)
+
+
+@pytest.mark.parametrize(("chose", "named"), [(0, False), (1, False), (2, True), (5, True)])
+def test_the_body_helps_only_a_card_two_frames_chose(chose: int, named: bool) -> None:
+    """Sedgwick Ave Display's 8H read with a profile: the frames' sum leans
+    to 5H, but no frame's recogniser chose 5H.  Here: eight index frames
+    leaning to 4S by 2 nats over AS, all bands showing side pips (AS ruled
+    out: 42.5 over the rest), ``chose`` of them chosen by their recogniser
+    (the others refused).  The band's own check passes (it showed a 4's
+    side pips), the old lead is 7.08 < 8; the body's help needs 2 choosers
+    (``PASS_MIN_FRAMES``)."""
+    frames = [_leaning("4S", "AS", SIDES) if k < chose else _refused("4S", "AS", SIDES)
+              for k in range(8)]
+    # (the choosers spread over both ends, as a pass's would be)
+    frames = frames[::2] + frames[1::2]
+    res = fuse_ends_and_middle(frames).result()
+    assert (res.card == "4S") is named
+    if not named:
+        assert res.reason.startswith("only weak frames: 4S leads by 7.1 nats")
