@@ -21,8 +21,10 @@ runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
 on their own (one frame's word is not enough).  When no frame was sure of the
 card on its own (a pass of weak frames only), the frames of one index end
 count as correlated (``vision.evidence.tempered``): the card must lead by
-``PASS_MARGIN`` in that tempered evidence too, or the pass is unsure ("only
-weak frames: ...").
+``PASS_MARGIN`` in that tempered evidence too, over the cards still possible
+(a card whose rank the pips in the band or the card's middle rule out is no
+rival there: ``vision.in_shoe_rivals``), or the pass is unsure ("only weak
+frames: ...").
 
 Example::
 
@@ -69,8 +71,9 @@ from vision.in_shoe_body import (
     band_kind,
     band_layout,
 )
-from vision.in_shoe_middle import AXIS_WHY, AXIS_WITHHOLD, axis_ink
+from vision.in_shoe_middle import AXIS_WHY, AXIS_WITHHOLD, look_at_middle
 from vision.in_shoe_pose import EMPTY, MIDDLE, Pose, find_pose
+from vision.in_shoe_rivals import BodySeen, central_looks, ranks_allowed, ruled_out_by_body
 from vision.index import (
     CARD_H,
     CARD_W,
@@ -224,7 +227,11 @@ class InShoeReader:
         pose = find_pose(frame, self.geometry)
         if not isinstance(pose, Pose):
             if pose.reason == MIDDLE:
-                return Reading(None, 0.0, MIDDLE, axis_ink=axis_ink(frame, self._window(frame)))
+                look = look_at_middle(frame, self._window(frame))
+                if look is None:
+                    return Reading(None, 0.0, MIDDLE)
+                return Reading(None, 0.0, MIDDLE, axis_ink=look.axis_ink,
+                               centre_side_ink=look.centre_side_ink)
             return Reading(None, 0.0, pose.reason)
         window = self._window(frame)
         band = band_is_blank(frame, pose.quad, window)
@@ -464,6 +471,8 @@ class PassFusion:
         self.bands_seen = 0
         #: what those bands showed (``Reading.band``)
         self.band_kinds: set[str] = set()
+        #: how many of them showed each kind
+        self.band_counts: dict[str, int] = {}
         #: how many of them showed a court's picture (``Reading.band_picture``)
         self.band_pictures = 0
         #: per card, the frames whose recogniser chose it, before the frame margin
@@ -474,6 +483,9 @@ class PassFusion:
         #: and those that showed some (``vision.in_shoe_middle``)
         self.middles_seen = 0
         self.middles_with_axis_ink = 0
+        #: per frame of the card's middle, in order: whether side pips reached
+        #: its centre row (None: it could not tell)
+        self.centre_sides: list[bool | None] = []
 
     @property
     def over(self) -> bool:
@@ -499,10 +511,13 @@ class PassFusion:
         self.bands_seen += reading.body_seen
         if reading.band is not None:
             self.band_kinds.add(reading.band)
+            self.band_counts[reading.band] = self.band_counts.get(reading.band, 0) + 1
         self.band_pictures += reading.band_picture
         if reading.axis_ink is not None:
             self.middles_seen += 1
             self.middles_with_axis_ink += reading.axis_ink
+        if reading.reason == MIDDLE:
+            self.centre_sides.append(reading.centre_side_ink)
         chosen = reading.card if reading.card is not None else (
             reading.guess if reading.reason in _CHOSE_BUT_UNSURE else None)
         if chosen is not None:
@@ -579,16 +594,45 @@ class PassFusion:
         # the lead over the cards still possible, as the sum's own lead is
         # taken (``over_the_possible``): a card the band ruled out is no rival
         # here either (docs/vision.md, twenty-eighth pass)
-        rivals, needed = over_the_possible(weak, self._fusion.ruled_out(), self.reader.margin)
-        i = CARD_CODES.index(d.card)
-        lead = float(rivals[i] - np.delete(rivals, i).max())
+        vetoed = self._fusion.ruled_out()
+        lead, needed = self._lead(d.card, weak, vetoed)
         if lead >= needed:
             return d
+        # nor, then, a card whose rank the body's pips rule out, when the
+        # body allows this one and the frames' own reader chose it at least
+        # ``PASS_MIN_FRAMES`` times: the body helps the index's word, not a
+        # sum of frames that each refused (forty-fourth pass, second
+        # candidate: it only names more)
+        seen = self.body_seen()
+        if d.card[0] in ranks_allowed(seen) and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
+            ruled = ruled_out_by_body(seen)
+            if self._lead(d.card, weak, ruled if vetoed is None else ruled | vetoed)[0] >= needed:
+                return d
         reason = (
             f"only weak frames: {d.card} leads by {lead:.1f} nats, under {needed:g},"
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _lead(self, card: str, weak: npt.NDArray[np.float64],
+              ruled: npt.NDArray[np.bool_] | None) -> tuple[float, float]:
+        """``card``'s lead in ``weak`` over the cards ``ruled`` leaves
+        possible, and the lead it needs (``over_the_possible``)."""
+        rivals, needed = over_the_possible(weak, ruled, self.reader.margin)
+        i = CARD_CODES.index(card)
+        return float(rivals[i] - np.delete(rivals, i).max()), needed
+
+    def body_seen(self) -> BodySeen:
+        """What the pass's frames showed of the card's body so far."""
+        central = central_looks(self.centre_sides)
+        return BodySeen(
+            side_pips=self.band_counts.get(SIDES, 0),
+            lone_pip=self.band_counts.get(LONE, 0),
+            middles=self.middles_seen,
+            middles_with_axis_ink=self.middles_with_axis_ink,
+            centres=len(central),
+            centres_with_side_ink=sum(central),
+        )
 
     def _shows_a_picture_instead(self, card: str) -> bool:
         """Whether ``card`` is a 4 to a 10 whose top row no band showed, and

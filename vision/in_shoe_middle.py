@@ -10,12 +10,23 @@ however its index reads (a stencilled "4" the rank networks read as a "7";
 docs/vision.md, forty-third pass).  An 8 is not among them: the anglo-style
 designs print its axis pips where a middle frame does not see them.
 
+The same marks say more in the frame that sees the card's centre: a 6 to a
+10 print side pips within a few millimetres of the centre row (the 6's,
+7's and 8's middle row, the 9's and 10's inner rows), and an ace to a 5
+print none there (their side pips, if any, stand near the ends).  Which
+frame sees the centre is not known from one frame (no short edge is in
+view), but the middle frames of a pass are taken at a steady pace as the
+card slides, so the central ones of the run see it (``centre_side_ink``;
+the fusion picks them: ``vision.in_shoe.PassFusion``; forty-fifth pass).
+
 Pure: a frame and the window in; a verdict out.  Measured at a third of the
 frame's resolution (about 3 px/mm), where a pip is tens of pixels and the
 cost is a fraction of a millisecond.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -47,6 +58,23 @@ AXIS_SHARE = 0.08
 _EDGE = 0.06
 #: pixels kept clear of the window's rim
 _RIM = 4
+#: the centre row's strip: marks reaching within this many millimetres of
+#: the window's middle row, along the slide (a 9's inner side pips reach
+#: within about 4 mm of the card's centre, a 4's pips stay about 18 mm away)
+CENTRE_MM = 10.0
+#: a side pip: its centre further than this share of the card's width from
+#: the axis (side columns stand at about 0.2; the axis' own marks within 0.08)
+SIDE_SHARE = 0.12
+
+
+@dataclass(frozen=True)
+class MiddleLook:
+    """What one frame of the card's middle showed."""
+
+    #: ink on the card's long axis, anywhere in the window
+    axis_ink: bool
+    #: side pips reaching the window's centre row strip (``CENTRE_MM``)
+    centre_side_ink: bool
 
 
 def axis_ink(
@@ -54,6 +82,15 @@ def axis_ink(
 ) -> bool | None:
     """Whether this frame of the card's middle shows ink on the card's long
     axis; None when the card's width across the window is not clear."""
+    look = look_at_middle(frame, window)
+    return None if look is None else look.axis_ink
+
+
+def look_at_middle(
+    frame: npt.NDArray[np.uint8], window: tuple[float, float, float, float],
+) -> MiddleLook | None:
+    """What this frame of the card's middle shows on the axis and beside the
+    centre row; None when the card's width across the window is not clear."""
     x0, y0, x1, y1 = (round(v) for v in window)
     view = frame[y0 + _RIM:y1 - _RIM, x0 + _RIM:x1 - _RIM]
     # (cut to whole multiples of SHRINK: OpenCV's area resize then takes its
@@ -89,6 +126,14 @@ def axis_ink(
     px_per_mm = width / 63.5
     least = MARK_MM2 * px_per_mm * px_per_mm
     centre = (left + right) / 2
-    return any(stats[k, cv2.CC_STAT_AREA] >= least
-               and abs(centroids[k][0] - centre) <= AXIS_SHARE * width
-               for k in range(1, n))
+    marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= least]
+    on_axis = any(abs(centroids[k][0] - centre) <= AXIS_SHARE * width for k in marks)
+    # (rows run along the slide: the strip is the window's middle rows)
+    row = grey.shape[0] / 2
+    reach = CENTRE_MM * px_per_mm
+    beside = any(
+        abs(centroids[k][0] - centre) > SIDE_SHARE * width
+        and stats[k, cv2.CC_STAT_TOP] <= row + reach
+        and stats[k, cv2.CC_STAT_TOP] + stats[k, cv2.CC_STAT_HEIGHT] >= row - reach
+        for k in marks)
+    return MiddleLook(on_axis, beside)

@@ -65,6 +65,10 @@ class Reading:
     #: the card's long axis (``vision.in_shoe_middle.axis_ink``); None when
     #: not a middle frame, or the card's width was not clear
     axis_ink: bool | None = field(default=None, compare=False, repr=False)
+    #: of such a frame: whether side pips reached its centre row
+    #: (``vision.in_shoe_middle.MiddleLook``); the fusion reads it from the
+    #: central frames of the middle's run only
+    centre_side_ink: bool | None = field(default=None, compare=False, repr=False)
 
     @property
     def unsure(self) -> bool:
