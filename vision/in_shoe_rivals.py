@@ -8,7 +8,15 @@ the pips have already excluded: an ace against a 4 whose band showed a 4's
 side pips, a 7 against a 4 whose middle showed no pip on its axis.  The
 pips are printed in the suit's shape, not in the index's typeface, so they
 are no weaker on a display face; a rival they exclude should not hold the
-pass back (docs/vision.md, forty-fourth pass).
+pass back.  The fusion asks this only for a card its frames' own reader
+chose at least twice: a sum of frames that each refused can lean to a card
+the index never named (Sedgwick Ave Display's 8 summed to a 5), and the
+body's help must not turn that lean into a name (docs/vision.md,
+forty-fourth and forty-fifth passes).
+
+The middle says the most in the frames that see the card's centre: a 6 to
+a 10 print side pips beside it, an ace to a 5 none (``central_looks`` picks
+those frames from the middle's run).
 
 Each verdict needs ``BODY_FRAMES`` frames that agree and none that
 disagree, as one frame's look at the band or the middle can be wrong (an
