@@ -1064,6 +1064,30 @@ TYPEFACE29_HELD_OUT = (
     "font:Merienda",               # @expo-google-fonts/merienda@0.4.2
 )
 
+#: The thirty-fifth held-out group (made 2026-12-07 in the forty-sixth
+#: pass, before the thirty-fourth group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained or read face (passed over:
+#: Gloock, a high-contrast serif like the Didones and Playfair passed over
+#: before; Podkova, a plain slab serif like the trained ones; Margarine, a
+#: casual rounded face like Fredoka, read; seen on their sheets).
+#: A fat-face slab serif (Ultra), a round blackletter (Fruktur), a square
+#: techno face (Iceland), a condensed marker hand (Just Another Hand), a thin
+#: upright script (Euphoria Script), a heavy rounded bubble face (Coiny) and
+#: a slanted heavy racing sans (Racing Sans One).
+#: READ ONCE, at the end of a pass (``--typefaces30``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE30_HELD_OUT = (
+    "font:Ultra",                  # @expo-google-fonts/ultra@0.4.0
+    "font:Fruktur",                # @expo-google-fonts/fruktur@0.4.1
+    "font:Iceland",                # @expo-google-fonts/iceland@0.4.0
+    "font:Just Another Hand",      # @expo-google-fonts/just-another-hand@0.4.1
+    "font:Euphoria Script",        # @expo-google-fonts/euphoria-script@0.4.1
+    "font:Coiny",                  # @expo-google-fonts/coiny@0.4.1
+    "font:Racing Sans One",        # @expo-google-fonts/racing-sans-one@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1254,6 +1278,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces27": TYPEFACE27_HELD_OUT,
     "--typefaces28": TYPEFACE28_HELD_OUT,
     "--typefaces29": TYPEFACE29_HELD_OUT,
+    "--typefaces30": TYPEFACE30_HELD_OUT,
 }
 
 
@@ -1353,6 +1378,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces29": (TYPEFACE29_HELD_OUT, "the twenty-ninth typeface held-out group "
                       "(TYPEFACE29_HELD_OUT, made 2026-12-07 before the thirty-third group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces30": (TYPEFACE30_HELD_OUT, "the thirtieth typeface held-out group "
+                      "(TYPEFACE30_HELD_OUT, made 2026-12-07 before the thirty-fourth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

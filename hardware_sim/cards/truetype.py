@@ -348,6 +348,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Trochut": "npm:@expo-google-fonts/trochut@0.4.1",
     "Changa": "npm:@expo-google-fonts/changa@0.4.2",
     "Merienda": "npm:@expo-google-fonts/merienda@0.4.2",
+    # the thirty-fifth held-out group (TYPEFACE30_HELD_OUT): npm packages, likewise
+    "Ultra": "npm:@expo-google-fonts/ultra@0.4.0",
+    "Fruktur": "npm:@expo-google-fonts/fruktur@0.4.1",
+    "Iceland": "npm:@expo-google-fonts/iceland@0.4.0",
+    "Just Another Hand": "npm:@expo-google-fonts/just-another-hand@0.4.1",
+    "Euphoria Script": "npm:@expo-google-fonts/euphoria-script@0.4.1",
+    "Coiny": "npm:@expo-google-fonts/coiny@0.4.1",
+    "Racing Sans One": "npm:@expo-google-fonts/racing-sans-one@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -90,6 +90,8 @@ def _split() -> ModuleType:
     ("font:Modak", "--typefaces28"),
     ("font:Bowlby One", "--typefaces29"),
     ("font:Merienda", "--typefaces29"),
+    ("font:Ultra", "--typefaces30"),
+    ("font:Racing Sans One", "--typefaces30"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
