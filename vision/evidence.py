@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "the side pips of a 4 to a 10 below the index withhold": "pips_disagree",
     "the card's middle showed no pip on its axis": "pips_disagree",
     "frames disagree": "frames_disagree",
+    "the frames read another card on their own": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
     # the in-shoe reader (vision.in_shoe)

@@ -18,7 +18,10 @@ per-card evidence (both corners of the pass, leading and trailing, over every
 frame that showed one) is summed, and the card is named when it leads the
 runner-up by ``PASS_MARGIN`` nats (chosen on validation designs only:
 ``benchmarks/in_shoe_bench.py --sweep``) and at least two frames put it first
-on their own (one frame's word is not enough).  When no frame was sure of the
+on their own (one frame's word is not enough), and some frame's recogniser
+chose it when another frame's recogniser named a card on its own (the sum
+may not overrule a frame's own word with none of its own: ``READ_ANOTHER``).
+When no frame was sure of the
 card on its own (a pass of weak frames only), the frames of one index end
 count as correlated (``vision.evidence.tempered``): the card must lead by
 ``PASS_MARGIN`` in that tempered evidence too, over the cards still possible
@@ -142,6 +145,13 @@ NAMED_SHARE = 0.25
 BODY_PICTURE = "the band showed a court's picture, not the card's top row"
 PICTURE_SHARE = 0.5
 PICTURE_FRAMES = 2
+#: a pass whose frames' summed evidence leads a card no frame's recogniser
+#: chose, while a frame's recogniser named another card on its own.  Under a
+#: profile a corner's evidence is the deck's own output layers' and its card
+#: the templates' with the shipped classifier's word; on a handwritten 9 the
+#: layers lean to a 7 on every frame while both other witnesses name the 9,
+#: and the sum named a 7 (docs/vision.md, forty-sixth pass)
+READ_ANOTHER = "the frames read another card on their own"
 #: the reasons of a frame whose recogniser chose a card it did not name: the
 #: card counts as that frame's choice (``PassFusion.named``)
 _CHOSE_BUT_UNSURE = frozenset({ONE_FRAME, SIDE_PIPS_WITHHELD})
@@ -477,6 +487,8 @@ class PassFusion:
         self.band_pictures = 0
         #: per card, the frames whose recogniser chose it, before the frame margin
         self.named: dict[str, int] = {}
+        #: per card, the frames whose recogniser named it (``Reading.card``)
+        self.read_alone: dict[str, int] = {}
         #: frames that read an index (gave evidence)
         self.index_frames = 0
         #: frames of the card's middle that could say whether its axis has ink,
@@ -522,6 +534,8 @@ class PassFusion:
             reading.guess if reading.reason in _CHOSE_BUT_UNSURE else None)
         if chosen is not None:
             self.named[chosen] = self.named.get(chosen, 0) + 1
+        if reading.card is not None:
+            self.read_alone[reading.card] = self.read_alone.get(reading.card, 0) + 1
         if reading.reason == EMPTY:
             self.empty_after += 1 if self.seen_card else 0
         else:
@@ -567,6 +581,17 @@ class PassFusion:
                 None, 0.0, "not sure enough over the frames", top_guesses(total), d.frames, d.used
             )
         chose = self.named.get(d.card, 0)
+        other = self._read_instead(d.card)
+        if other is not None:
+            reason = (
+                f"{READ_ANOTHER}: {self.read_alone[other]} of the {self.index_frames} frames"
+                f" that read an index named {other}, and none chose {d.card}"
+            )
+            # the dealer is offered the frames' own word first (its share of
+            # the frames that named a card alone), then the sum's likeliest
+            share = round(self.read_alone[other] / sum(self.read_alone.values()), 3)
+            guesses = ((other, share), *(g for g in top_guesses(total) if g[0] != other))
+            return FusedDecision(None, 0.0, reason, guesses, d.frames, d.used)
         if chose <= NAMED_SHARE * self.index_frames and band_kind(d.card) not in self.band_kinds:
             reason = (
                 f"{BODY_UNHEARD}: {chose} of the {self.index_frames} frames that read an index"
@@ -613,6 +638,18 @@ class PassFusion:
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _read_instead(self, card: str) -> str | None:
+        """The card frames named on their own most often, when that is not
+        ``card`` and no frame's recogniser chose ``card`` at all (None
+        otherwise): the sum may lean to a card the frames' evidence favours
+        a little each time, but not against a frame's own sure word with no
+        frame's word for it.  One frame suffices (a handwritten TS read sure
+        on one frame, its other frames leaning to 7S; docs/vision.md,
+        forty-sixth pass)."""
+        if self.named.get(card, 0) or not self.read_alone:
+            return None
+        return max(self.read_alone, key=lambda c: (self.read_alone[c], c))
 
     def _lead(self, card: str, weak: npt.NDArray[np.float64],
               ruled: npt.NDArray[np.bool_] | None) -> tuple[float, float]:
