@@ -27,7 +27,8 @@ count as correlated (``vision.evidence.tempered``): the card must lead by
 ``PASS_MARGIN`` in that tempered evidence too, over the cards still possible
 (a card whose rank the pips in the band or the card's middle rule out is no
 rival there: ``vision.in_shoe_rivals``), or the pass is unsure ("only weak
-frames: ...").
+frames: ..."), unless ``UNANIMOUS_FRAMES`` or more frames' recognisers chose
+it and none chose another.
 
 Example::
 
@@ -152,6 +153,12 @@ PICTURE_FRAMES = 2
 #: layers lean to a 7 on every frame while both other witnesses name the 9,
 #: and the sum named a 7 (docs/vision.md, forty-sixth pass)
 READ_ANOTHER = "the frames read another card on their own"
+#: frames whose recognisers chose a weak pass's card, with none choosing any
+#: other, that name it once it leads the tempered sum at all: frames alike
+#: in their own word, not only in a sum of leanings (development data, the
+#: weak passes of four seeds: 896 named, none wrong; two frames alike were
+#: once a wrong glyph's; docs/vision.md, forty-seventh pass)
+UNANIMOUS_FRAMES = 3
 #: the reasons of a frame whose recogniser chose a card it did not name: the
 #: card counts as that frame's choice (``PassFusion.named``)
 _CHOSE_BUT_UNSURE = frozenset({ONE_FRAME, SIDE_PIPS_WITHHELD})
@@ -633,11 +640,20 @@ class PassFusion:
             ruled = ruled_out_by_body(seen)
             if self._lead(d.card, weak, ruled if vetoed is None else ruled | vetoed)[0] >= needed:
                 return d
+        if lead > 0 and self._chosen_alike(d.card):
+            return d
         reason = (
             f"only weak frames: {d.card} leads by {lead:.1f} nats, under {needed:g},"
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _chosen_alike(self, card: str) -> bool:
+        """Whether ``UNANIMOUS_FRAMES`` or more frames' recognisers chose
+        ``card`` and none chose another: a weak pass's frames then agree in
+        their own words, each only short of sure alone."""
+        chose = self.named.get(card, 0)
+        return chose >= UNANIMOUS_FRAMES and chose == sum(self.named.values())
 
     def _read_instead(self, card: str) -> str | None:
         """The card frames named on their own most often, when that is not
