@@ -636,11 +636,12 @@ class PassFusion:
         # sum of frames that each refused (forty-fourth pass, second
         # candidate: it only names more)
         seen = self.body_seen()
-        if d.card[0] in ranks_allowed(seen) and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
+        allowed = d.card[0] in ranks_allowed(seen)
+        if allowed and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
             ruled = ruled_out_by_body(seen)
             if self._lead(d.card, weak, ruled if vetoed is None else ruled | vetoed)[0] >= needed:
                 return d
-        if lead > 0 and self._chosen_alike(d.card):
+        if lead > 0 and allowed and self._chosen_alike(d.card) and self._ends_agree(d.card):
             return d
         reason = (
             f"only weak frames: {d.card} leads by {lead:.1f} nats, under {needed:g},"
@@ -654,6 +655,14 @@ class PassFusion:
         their own words, each only short of sure alone."""
         chose = self.named.get(card, 0)
         return chose >= UNANIMOUS_FRAMES and chose == sum(self.named.values())
+
+    def _ends_agree(self, card: str) -> bool:
+        """Whether two or more index ends were read and each one's own sum
+        puts ``card`` first: the leading and the trailing index are two
+        prints of the card, where one end's frames are one print seen again
+        (ten frames of one end once leaned, alike, to a 3 on an 8)."""
+        return len(self.end_sums) >= 2 and all(
+            CARD_CODES[int(np.argmax(s))] == card for s in self.end_sums)
 
     def _read_instead(self, card: str) -> str | None:
         """The card frames named on their own most often, when that is not
