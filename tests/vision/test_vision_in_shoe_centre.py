@@ -152,8 +152,9 @@ def _pass(card: str, runner_up: str, centres: list[bool | None]) -> PassFusion:
     the trailing end, each index frame leaning to
     ``card`` by 2 nats over ``runner_up`` (every other card 12 behind), band
     out of view, the last one's recogniser choosing ``runner_up``
-    (``test_vision_in_shoe_rivals.dissenting``).  As in ``test_vision_in_shoe_rivals._pass``: tempered, 7.08
-    over the runner-up, under 8; 42.5 over every other card."""
+    (``test_vision_in_shoe_rivals.dissenting``).  As in
+    ``test_vision_in_shoe_rivals._pass``: tempered, 7.08 over the runner-up,
+    under 8; 42.5 over every other card."""
     frames = dissenting(card, runner_up, [None] * 8)
     fusion = PassFusion(InShoeReader())
     for frame in frames[:4]:

@@ -25,8 +25,8 @@ from vision.in_shoe import (
     PassFusion,
     PassReading,
 )
-from vision.in_shoe_pose import MIDDLE
 from vision.in_shoe_body import SIDES
+from vision.in_shoe_pose import MIDDLE
 from vision.reading import Reading
 from vision.recognizer import BLURRED_ALONE
 
