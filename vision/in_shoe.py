@@ -28,7 +28,8 @@ count as correlated (``vision.evidence.tempered``): the card must lead by
 (a card whose rank the pips in the band or the card's middle rule out is no
 rival there: ``vision.in_shoe_rivals``), or the pass is unsure ("only weak
 frames: ..."), unless ``UNANIMOUS_FRAMES`` or more frames' recognisers chose
-it and none chose another.
+it and none chose another, the body allows it, and both index ends put it
+first.
 
 Example::
 
@@ -154,10 +155,11 @@ PICTURE_FRAMES = 2
 #: and the sum named a 7 (docs/vision.md, forty-sixth pass)
 READ_ANOTHER = "the frames read another card on their own"
 #: frames whose recognisers chose a weak pass's card, with none choosing any
-#: other, that name it once it leads the tempered sum at all: frames alike
-#: in their own word, not only in a sum of leanings (development data, the
-#: weak passes of four seeds: 896 named, none wrong; two frames alike were
-#: once a wrong glyph's; docs/vision.md, forty-seventh pass)
+#: other, that name it once it leads the tempered sum at all, when the body
+#: allows it and both index ends put it first: frames alike in their own
+#: word, not only in a sum of leanings (development data, the weak passes
+#: of four seeds: 896 named, none wrong; two frames alike were once a wrong
+#: glyph's; docs/vision.md, forty-seventh and forty-eighth passes)
 UNANIMOUS_FRAMES = 3
 #: the reasons of a frame whose recogniser chose a card it did not name: the
 #: card counts as that frame's choice (``PassFusion.named``)
