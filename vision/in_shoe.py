@@ -27,7 +27,9 @@ count as correlated (``vision.evidence.tempered``): the card must lead by
 ``PASS_MARGIN`` in that tempered evidence too, over the cards still possible
 (a card whose rank the pips in the band or the card's middle rule out is no
 rival there: ``vision.in_shoe_rivals``), or the pass is unsure ("only weak
-frames: ...").
+frames: ..."), unless ``UNANIMOUS_FRAMES`` or more frames' recognisers chose
+it and none chose another, the body allows it, and both index ends put it
+first.
 
 Example::
 
@@ -152,6 +154,13 @@ PICTURE_FRAMES = 2
 #: layers lean to a 7 on every frame while both other witnesses name the 9,
 #: and the sum named a 7 (docs/vision.md, forty-sixth pass)
 READ_ANOTHER = "the frames read another card on their own"
+#: frames whose recognisers chose a weak pass's card, with none choosing any
+#: other, that name it once it leads the tempered sum at all, when the body
+#: allows it and both index ends put it first: frames alike in their own
+#: word, not only in a sum of leanings (development data, the weak passes
+#: of four seeds: 896 named, none wrong; two frames alike were once a wrong
+#: glyph's; docs/vision.md, forty-seventh and forty-eighth passes)
+UNANIMOUS_FRAMES = 3
 #: the reasons of a frame whose recogniser chose a card it did not name: the
 #: card counts as that frame's choice (``PassFusion.named``)
 _CHOSE_BUT_UNSURE = frozenset({ONE_FRAME, SIDE_PIPS_WITHHELD})
@@ -629,15 +638,33 @@ class PassFusion:
         # sum of frames that each refused (forty-fourth pass, second
         # candidate: it only names more)
         seen = self.body_seen()
-        if d.card[0] in ranks_allowed(seen) and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
+        allowed = d.card[0] in ranks_allowed(seen)
+        if allowed and self.named.get(d.card, 0) >= PASS_MIN_FRAMES:
             ruled = ruled_out_by_body(seen)
             if self._lead(d.card, weak, ruled if vetoed is None else ruled | vetoed)[0] >= needed:
                 return d
+        if lead > 0 and allowed and self._chosen_alike(d.card) and self._ends_agree(d.card):
+            return d
         reason = (
             f"only weak frames: {d.card} leads by {lead:.1f} nats, under {needed:g},"
             f" once the frames of each index end ({len(self.end_counts)}) count as correlated"
         )
         return FusedDecision(None, 0.0, reason, top_guesses(weak), d.frames, d.used)
+
+    def _chosen_alike(self, card: str) -> bool:
+        """Whether ``UNANIMOUS_FRAMES`` or more frames' recognisers chose
+        ``card`` and none chose another: a weak pass's frames then agree in
+        their own words, each only short of sure alone."""
+        chose = self.named.get(card, 0)
+        return chose >= UNANIMOUS_FRAMES and chose == sum(self.named.values())
+
+    def _ends_agree(self, card: str) -> bool:
+        """Whether two or more index ends were read and each one's own sum
+        puts ``card`` first: the leading and the trailing index are two
+        prints of the card, where one end's frames are one print seen again
+        (ten frames of one end once leaned, alike, to a 3 on an 8)."""
+        return len(self.end_sums) >= 2 and all(
+            CARD_CODES[int(np.argmax(s))] == card for s in self.end_sums)
 
     def _read_instead(self, card: str) -> str | None:
         """The card frames named on their own most often, when that is not

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
-from test_vision_in_shoe_rivals import _leaning
+from test_vision_in_shoe_rivals import dissenting
 from test_vision_in_shoe_side_pips import _frames
 
 from vision.in_shoe import PASS_MARGIN, InShoeReader, PassFusion
@@ -149,17 +149,20 @@ def test_the_reader_records_the_centre_on_middle_frames_only(reader: InShoeReade
 def _pass(card: str, runner_up: str, centres: list[bool | None]) -> PassFusion:
     """Four index frames of the leading end, the middle frames (``centres``:
     what each said beside the centre; of the axis they say nothing), four of
-    the trailing end, each index frame choosing
+    the trailing end, each index frame leaning to
     ``card`` by 2 nats over ``runner_up`` (every other card 12 behind), band
-    out of view.  As in ``test_vision_in_shoe_rivals._pass``: tempered, 7.08
-    over the runner-up, under 8; 42.5 over every other card."""
+    out of view, the last one's recogniser choosing ``runner_up``
+    (``test_vision_in_shoe_rivals.dissenting``).  As in
+    ``test_vision_in_shoe_rivals._pass``: tempered, 7.08 over the runner-up,
+    under 8; 42.5 over every other card."""
+    frames = dissenting(card, runner_up, [None] * 8)
     fusion = PassFusion(InShoeReader())
-    for _ in range(4):
-        fusion.add(_leaning(card, runner_up))
+    for frame in frames[:4]:
+        fusion.add(frame)
     for said in centres:
         fusion.add(Reading(None, 0.0, MIDDLE, centre_side_ink=said))
-    for _ in range(4):
-        fusion.add(_leaning(card, runner_up))
+    for frame in frames[4:]:
+        fusion.add(frame)
     return fusion
 
 
