@@ -144,9 +144,57 @@ def _record(name: str, args: argparse.Namespace, mode: str, code: str,
         "design": name, "seed": args.seed, "preset": args.preset, "mode": mode, "code": code,
         "frames": [{"card": r.card, "reason": r.reason, "accepted": tuple(r.accepted),
                     "evidence": None if r.evidence is None else r.evidence.copy(),
-                    "ruled_out": tuple(sorted(r.ruled_out)), "corners": c}
+                    "ruled_out": tuple(sorted(r.ruled_out)), "corners": c,
+                    "guess": r.guess, "withheld": tuple(sorted(r.withheld)),
+                    "withheld_why": r.withheld_why}
                    for r, c in zip(readings, corners, strict=True)],
     }
+
+
+def _replayed(record: dict[str, Any]) -> list[Reading]:
+    """A cached card's readings again, as much of each ``Reading`` as the
+    fusion looks at (``--replay``: a fusion rule judged on stored readings,
+    the reader left out).  Caches made before ``guess`` and ``withheld`` were
+    kept replay without them."""
+    return [Reading(f["card"], 0.0, f["reason"], guess=f.get("guess"),
+                    evidence=f["evidence"], accepted=tuple(f["accepted"]),
+                    ruled_out=frozenset(f["ruled_out"]),
+                    withheld=frozenset(f.get("withheld", ())),
+                    withheld_why=f.get("withheld_why", ""))
+            for f in record["frames"]]
+
+
+def replay(paths: Sequence[Path], outcomes: Path | None) -> int:
+    """``--replay``: the shipped rule ("any" at ``FUSE_MARGIN``, the table's
+    loop) over cached readings, per design and mode; nothing is read.  With
+    ``--outcomes`` every card's answer is written (JSON lines), so that two
+    versions of the fusion can be compared card by card on the same readings."""
+    import json
+
+    tally: Counter[tuple[str, str, str]] = Counter()
+    lines = []
+    for path in paths:
+        with path.open("rb") as fh:
+            records = pickle.load(fh)
+        for rec in records:
+            card, used = fuse(_replayed(rec), FUSE_MARGIN, accept=False)
+            code = rec["code"]
+            what = "right" if card == code else "unsure" if card is None else "wrong"
+            tally[(rec["design"], rec["mode"], what)] += 1
+            lines.append(json.dumps({"design": rec["design"], "mode": rec["mode"],
+                                     "seed": rec["seed"], "code": code, "card": card,
+                                     "used": used}))
+    sets = sorted({(d, m) for d, m, _ in tally})
+    for design, mode in sets:
+        right, bad, unsure = (tally[(design, mode, w)] for w in ("right", "wrong", "unsure"))
+        print(f"{design:<36} {mode:<8} right {right:4d}  wrong {bad:3d}  unsure {unsure:4d}")
+    for mode in sorted({m for _, m in sets}):
+        right, bad, unsure = (sum(n for (_, m, w), n in tally.items() if m == mode and w == what)
+                              for what in ("right", "wrong", "unsure"))
+        print(f"all {mode}: right {right}  wrong {bad}  unsure {unsure}")
+    if outcomes is not None:
+        outcomes.write_text("\n".join(lines) + "\n")
+    return 0
 
 
 def shipped_wrong_line(wrong: Counter[tuple[str, str, str, str]]) -> str:
@@ -194,7 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-body", action="store_true",
                     help="read the same frames with and without the body as a witness "
                     "(modes ending in '-index' read the index corners only)")
+    ap.add_argument("--replay", type=Path, nargs="+", default=None,
+                    help="fuse the readings cached by --cache (nothing is read) and print "
+                    "the shipped rule's figures per design")
+    ap.add_argument("--outcomes", type=Path, default=None,
+                    help="with --replay: write each card's answer here (JSON lines)")
     args = ap.parse_args(argv)
+    if args.replay is not None:
+        return replay(args.replay, args.outcomes)
     group = group_designs(args)
     if group is None:
         refuse_held_out(tuple(args.designs.split(",")), read_groups=args.read_groups)
