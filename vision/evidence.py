@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "the card's middle showed no pip on its axis": "pips_disagree",
     "frames disagree": "frames_disagree",
     "the frames read another card on their own": "frames_disagree",
+    "the deck's templates read another card": "frames_disagree",
     "not sure enough over the frames": "low_confidence",
     "no frame": "no_frame",
     # the in-shoe reader (vision.in_shoe)
@@ -91,6 +92,17 @@ _FLOOR = 1e-3
 COLOUR_MISS = 0.05
 #: log-likelihood bonus for the card a corner accepted on its own
 ACCEPT_BONUS = 2.0
+#: a frame's reason when a deck's blurred templates named a card (its
+#: ``Reading.guess``) and the generic classifier's best guess was another
+#: (``vision.recognizer._blur_checked``)
+BLURRED_ALONE = "a blurred glyph the classifier reads otherwise"
+#: the fusion's reason when it will not name, from the classifier's evidence
+#: alone, a card against the deck's templates (``FrameFusion.template_reads``)
+TEMPLATES_READ_ANOTHER = "the deck's templates read another card"
+#: frames whose templates must have named another card for that to hold
+#: (on development readings, seed 18 of the thirty-fourth pass's sets, two
+#: left a right card unsure that three named; docs/vision.md, forty-ninth pass)
+TEMPLATE_FRAMES = 3
 #: the reason of a card two frames' bodies withheld (``FrameFusion.withholds``)
 PICTURE_WITHHELD = "a court's picture withholds"
 #: lead in nats over the runner-up card that fused frames need.  Chosen on
@@ -288,6 +300,14 @@ class FrameFusion:
     #: per card withheld, what withheld it (``Reading.withheld_why``): the
     #: reason's start when the fusion will not name it
     withheld_why: dict[str, str] = field(default_factory=dict)
+    #: per card, the frames left unsure because the deck's blurred templates
+    #: named it and the classifier read otherwise (``BLURRED_ALONE``)
+    template_reads: Counter[str] = field(default_factory=Counter)
+    #: whether a card no frame accepted is kept from being named against
+    #: ``template_reads`` (:meth:`_templates_read_instead`).  Judged for the
+    #: overhead camera's frames only; the in-shoe fusion (``vision.in_shoe``)
+    #: has its own rule for frames that read another card and keeps this off
+    heed_templates: bool = True
 
     def push_missing(self, reason: str) -> None:
         """A frame that never came (or showed nothing to read)."""
@@ -308,6 +328,7 @@ class FrameFusion:
             self.vetoes = Counter()
             self.withholds = Counter()
             self.withheld_why = {}
+            self.template_reads = Counter()
         self.vetoes.update(getattr(reading, "ruled_out", ()))
         withheld = getattr(reading, "withheld", ())
         self.withholds.update(withheld)
@@ -317,6 +338,9 @@ class FrameFusion:
         self.accepted |= accepted
         if reading.card is None:
             self.reasons.append(reading.reason or "unsure")
+            guess = getattr(reading, "guess", None)
+            if reading.reason == BLURRED_ALONE and guess is not None:
+                self.template_reads[guess] += 1
         self.frames += 1
         if evidence is None:
             return
@@ -340,6 +364,28 @@ class FrameFusion:
             return None
         ruled = np.array([self.vetoes[c] >= VETO_FRAMES for c in CARD_CODES])
         return ruled if ruled.any() else None
+
+    def _templates_read_instead(self, card: str) -> str | None:
+        """The card the deck's templates named most often, when ``card``
+        leads only on the classifier's evidence and the templates stand
+        against it (None otherwise): no corner of any frame accepted
+        ``card``, no frame's templates named it, and those of at least
+        ``TEMPLATE_FRAMES`` frames named another.
+
+        Under a profile a corner's evidence is the generic classifier's, and
+        on a face it was never shown it may lean to one card frame after
+        frame, so that the sum leads by far: a Sarina J whose classifier said
+        "not a standard index", its evidence among the standard cards a Q,
+        named QC from twelve frames whose templates had each said JC
+        (docs/vision.md, forty-ninth pass).  The templates alone cannot name
+        a card (blurred, doubted); they can keep the classifier from naming
+        another."""
+        if not self.heed_templates or card in self.accepted or self.template_reads[card]:
+            return None
+        if not self.template_reads:
+            return None
+        other, n = max(self.template_reads.items(), key=lambda kv: (kv[1], kv[0]))
+        return other if n >= TEMPLATE_FRAMES else None
 
     def ready(self) -> bool:
         """Whether a card can be named now (enough frames, a clear lead)."""
@@ -372,6 +418,14 @@ class FrameFusion:
                 reason = f"{why}: {card} (the bodies of {self.withholds[card]} frames)"
                 return FusedDecision(None, 0.0, reason, top_guesses(self.total),
                                      self.frames, self.used)
+            other = self._templates_read_instead(card)
+            if other is not None:
+                reason = (f"{TEMPLATES_READ_ANOTHER}: {other} on {self.template_reads[other]} of "
+                          f"the {self.frames} frames, none {card}")
+                share = round(self.template_reads[other] / max(self.frames, 1), 3)
+                guesses = ((other, share),
+                           *((c, p) for c, p in top_guesses(self.total) if c != other))
+                return FusedDecision(None, 0.0, reason, guesses[:3], self.frames, self.used)
             if self.weak_correlation > 0 and card not in self.accepted:
                 weak = tempered([self.total], [self.used], self.weak_correlation)
                 weak_lead = margin(weak)[1]

@@ -470,7 +470,8 @@ class PassFusion:
     def __init__(self, reader: InShoeReader) -> None:
         self.reader = reader
         self._fusion = FrameFusion(
-            margin_nats=reader.margin, min_frames=PASS_MIN_FRAMES, min_final=PASS_MIN_FRAMES
+            margin_nats=reader.margin, min_frames=PASS_MIN_FRAMES, min_final=PASS_MIN_FRAMES,
+            heed_templates=False,
         )
         self.frames = 0
         self.ms = 0.0

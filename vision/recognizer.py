@@ -28,7 +28,7 @@ from vision.empty_places import (
     rule_out_three_by_empty_middle,
     withhold_by_clean_side_columns,
 )
-from vision.evidence import ACCEPT_BONUS, corner_evidence, top_guesses
+from vision.evidence import ACCEPT_BONUS, BLURRED_ALONE, corner_evidence, top_guesses
 from vision.glyph_model import GlyphModel, features_of, glyph_model
 from vision.index import (
     IndexGlyphs,
@@ -653,8 +653,6 @@ def _weak_evidence(weak: list[_CornerVote]) -> npt.NDArray[np.float64] | None:
     return out
 
 
-#: a corner whose deck templates named a card by a blurred template alone
-BLURRED_ALONE = "a blurred glyph the classifier reads otherwise"
 
 
 def _blur_checked(tmpl: _CornerVote, clf: _CornerVote) -> _CornerVote:
