@@ -1088,6 +1088,31 @@ TYPEFACE30_HELD_OUT = (
     "font:Racing Sans One",        # @expo-google-fonts/racing-sans-one@0.4.1
 )
 
+#: The thirty-sixth held-out group (made 2026-12-07 in the forty-ninth
+#: pass, before the thirty-fifth group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained or read face (passed over:
+#: Bigshot One, a fat-face Didone like the Didones passed over before;
+#: Squada One, a square condensed sans like Iceland, of the thirty-fifth;
+#: Delius, a casual rounded sans like Fredoka, read; seen on their sheets).
+#: A formal swash script (Niconne), a thin tall handwriting (Sue Ellen
+#: Francisco), a heavy geometric stencil-like display face (Keania One), a
+#: calligraphic book face (Eagle Lake), a condensed art-deco face (Smythe),
+#: a thin techno geometric sans (Offside) and a heavy casual marker hand
+#: (Nerko One).
+#: READ ONCE, at the end of a pass (``--typefaces31``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE31_HELD_OUT = (
+    "font:Niconne",                 # @expo-google-fonts/niconne@0.4.1
+    "font:Sue Ellen Francisco",     # @expo-google-fonts/sue-ellen-francisco@0.4.1
+    "font:Keania One",              # @expo-google-fonts/keania-one@0.4.0
+    "font:Eagle Lake",              # @expo-google-fonts/eagle-lake@0.4.0
+    "font:Smythe",                  # @expo-google-fonts/smythe@0.4.1
+    "font:Offside",                 # @expo-google-fonts/offside@0.4.2
+    "font:Nerko One",               # @expo-google-fonts/nerko-one@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1279,6 +1304,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces28": TYPEFACE28_HELD_OUT,
     "--typefaces29": TYPEFACE29_HELD_OUT,
     "--typefaces30": TYPEFACE30_HELD_OUT,
+    "--typefaces31": TYPEFACE31_HELD_OUT,
 }
 
 
@@ -1381,6 +1407,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces30": (TYPEFACE30_HELD_OUT, "the thirtieth typeface held-out group "
                       "(TYPEFACE30_HELD_OUT, made 2026-12-07 before the thirty-fourth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces31": (TYPEFACE31_HELD_OUT, "the thirty-first typeface held-out group "
+                      "(TYPEFACE31_HELD_OUT, made 2026-12-07 before the thirty-fifth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

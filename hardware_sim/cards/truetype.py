@@ -356,6 +356,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Euphoria Script": "npm:@expo-google-fonts/euphoria-script@0.4.1",
     "Coiny": "npm:@expo-google-fonts/coiny@0.4.1",
     "Racing Sans One": "npm:@expo-google-fonts/racing-sans-one@0.4.1",
+    # the thirty-sixth held-out group (TYPEFACE31_HELD_OUT): npm packages, likewise
+    "Niconne": "npm:@expo-google-fonts/niconne@0.4.1",
+    "Sue Ellen Francisco": "npm:@expo-google-fonts/sue-ellen-francisco@0.4.1",
+    "Keania One": "npm:@expo-google-fonts/keania-one@0.4.0",
+    "Eagle Lake": "npm:@expo-google-fonts/eagle-lake@0.4.0",
+    "Smythe": "npm:@expo-google-fonts/smythe@0.4.1",
+    "Offside": "npm:@expo-google-fonts/offside@0.4.2",
+    "Nerko One": "npm:@expo-google-fonts/nerko-one@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -92,6 +92,8 @@ def _split() -> ModuleType:
     ("font:Merienda", "--typefaces29"),
     ("font:Ultra", "--typefaces30"),
     ("font:Racing Sans One", "--typefaces30"),
+    ("font:Niconne", "--typefaces31"),
+    ("font:Nerko One", "--typefaces31"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
