@@ -10,6 +10,12 @@ evidence fused across frames (``vision.evidence.FrameFusion``).
     .venv/bin/python benchmarks/vision_fuse.py --kde --dry-run     # list the KDE group
     .venv/bin/python benchmarks/vision_fuse.py --npm --dry-run     # list the npm group
     .venv/bin/python benchmarks/vision_fuse.py --bitmap --dry-run  # list the bitmap group
+    # a fusion rule's judge: read once, fuse twice (old code and new), compare
+    .venv/bin/python benchmarks/vision_fuse.py --read-groups --designs ... --seed 46 \
+        --cache c46.pkl --collect-only
+    .venv/bin/python benchmarks/vision_fuse.py --replay c46.pkl --outcomes old.jsonl  # main
+    .venv/bin/python benchmarks/vision_fuse.py --replay c46.pkl --outcomes new.jsonl  # branch
+    .venv/bin/python benchmarks/vision_fuse.py --compare old.jsonl new.jsonl
 
 For each design and card, the simulated table camera (``SimCamera``, preset
 ``hard`` by default: one shot per card, fresh sensor noise per frame) shows
@@ -197,6 +203,39 @@ def replay(paths: Sequence[Path], outcomes: Path | None) -> int:
     return 0
 
 
+def compare(old_path: Path, new_path: Path) -> int:
+    """``--compare``: two ``--outcomes`` files of the same readings (one
+    fusion's and another's), card by card: every card whose answer changed,
+    then right, wrong and unsure of each per mode.  Exits 2 if they are not
+    outcomes of the same cards."""
+    import json
+
+    def load(path: Path) -> dict[tuple[str, str, int, str], str | None]:
+        return {(d["design"], d["mode"], d["seed"], d["code"]): d["card"]
+                for d in map(json.loads, path.read_text().splitlines()) if d}
+
+    old, new = load(old_path), load(new_path)
+    if old.keys() != new.keys():
+        print("the two files are not outcomes of the same cards", file=sys.stderr)
+        return 2
+
+    def what(key: tuple[str, str, int, str], card: str | None) -> str:
+        return "right" if card == key[3] else "unsure" if card is None else "wrong"
+
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for key in sorted(old):
+        counts[(key[1], "old", what(key, old[key]))] += 1
+        counts[(key[1], "new", what(key, new[key]))] += 1
+        if old[key] != new[key]:
+            design, mode, seed, code = key
+            print(f"changed: {design} {mode} seed {seed} {code}: {old[key]} -> {new[key]}")
+    for mode in sorted({m for m, _, _ in counts}):
+        cells = "  ".join(f"{w} {counts[(mode, 'old', w)]} -> {counts[(mode, 'new', w)]}"
+                          for w in ("right", "wrong", "unsure"))
+        print(f"{mode}: {cells}")
+    return 0
+
+
 def shipped_wrong_line(wrong: Counter[tuple[str, str, str, str]]) -> str:
     """The cards the shipped rule ("any" at ``FUSE_MARGIN``, as the table reads)
     named wrongly, each with its design and mode: the ``wrong:`` line counts
@@ -247,7 +286,11 @@ def main(argv: list[str] | None = None) -> int:
                     "the shipped rule's figures per design")
     ap.add_argument("--outcomes", type=Path, default=None,
                     help="with --replay: write each card's answer here (JSON lines)")
+    ap.add_argument("--compare", type=Path, nargs=2, default=None, metavar=("OLD", "NEW"),
+                    help="compare two --outcomes files of the same readings, card by card")
     args = ap.parse_args(argv)
+    if args.compare is not None:
+        return compare(*args.compare)
     if args.replay is not None:
         return replay(args.replay, args.outcomes)
     group = group_designs(args)
