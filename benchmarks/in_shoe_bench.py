@@ -252,6 +252,24 @@ def report(passes: list[Pass], pass_margin: float, frame_margin: float, label: s
         print("    " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)))
 
 
+def write_outcomes(path: Path, passes: list[Pass], seed: int, mode: str) -> None:
+    """Each pass's card as the table fuses it, one JSON line per pass (its
+    design, ``mode`` and shoe preset, seed, card, and its place among its
+    design's and preset's passes), so that two versions of the fusion can be
+    compared pass by pass on the same readings (``vision_fuse.py --compare``)."""
+    import json
+
+    place: Counter[tuple[str, str]] = Counter()
+    lines = []
+    for p in passes:
+        index = place[(p.design, p.preset)]
+        place[(p.design, p.preset)] += 1
+        lines.append(json.dumps({"design": p.design, "mode": f"{mode} {p.preset}", "seed": seed,
+                                 "code": p.code, "index": index,
+                                 "card": fuse(p, PASS_MARGIN)}))
+    path.write_text("".join(line + "\n" for line in lines))
+
+
 def why(passes: list[Pass], pass_margin: float) -> None:
     """One line per pass left unsure (or wrong): how many of its frames showed
     an index, the fused guesses, what its other frames answered and the
@@ -312,6 +330,9 @@ def main() -> None:
     ap.add_argument("--cache", help="keep the readings in this file (pickle; reused if present)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="processes reading (design, shoe) pairs side by side: the same readings")
+    ap.add_argument("--outcomes", type=Path, default=None,
+                    help="write each pass's fused card here (JSON lines), for "
+                    "vision_fuse.py --compare of two fusions of the same readings")
     ap.add_argument("--model", type=Path, default=None,
                     help="a glyph model file to read with instead of the shipped one")
     args = ap.parse_args()
@@ -354,6 +375,8 @@ def main() -> None:
                 pickle.dump((passes, cpu), fh)
     if args.collect_only:
         return
+    if args.outcomes is not None:
+        write_outcomes(args.outcomes, passes, args.seed, "profile" if args.profile else "generic")
     print(
         f"CPU time per frame, one thread: median {np.median(cpu):.2f} ms, "
         f"p99 {np.percentile(cpu, 99):.2f} ms ({len(cpu)} frames)"

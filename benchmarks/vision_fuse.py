@@ -205,13 +205,15 @@ def replay(paths: Sequence[Path], outcomes: Path | None) -> int:
 
 def compare(old_path: Path, new_path: Path) -> int:
     """``--compare``: two ``--outcomes`` files of the same readings (one
-    fusion's and another's), card by card: every card whose answer changed,
+    fusion's and another's; ``in_shoe_bench.py --outcomes`` writes passes
+    the same way), card by card: every card whose answer changed,
     then right, wrong and unsure of each per mode.  Exits 2 if they are not
     outcomes of the same cards."""
     import json
 
-    def load(path: Path) -> dict[tuple[str, str, int, str], str | None]:
-        return {(d["design"], d["mode"], d["seed"], d["code"]): d["card"]
+    def load(path: Path) -> dict[tuple[str, str, int, str, int], str | None]:
+        # ("index": a pass's place among its design's, ``in_shoe_bench.py``)
+        return {(d["design"], d["mode"], d["seed"], d["code"], d.get("index", 0)): d["card"]
                 for d in map(json.loads, path.read_text().splitlines()) if d}
 
     old, new = load(old_path), load(new_path)
@@ -219,7 +221,7 @@ def compare(old_path: Path, new_path: Path) -> int:
         print("the two files are not outcomes of the same cards", file=sys.stderr)
         return 2
 
-    def what(key: tuple[str, str, int, str], card: str | None) -> str:
+    def what(key: tuple[str, str, int, str, int], card: str | None) -> str:
         return "right" if card == key[3] else "unsure" if card is None else "wrong"
 
     counts: Counter[tuple[str, str, str]] = Counter()
@@ -227,7 +229,7 @@ def compare(old_path: Path, new_path: Path) -> int:
         counts[(key[1], "old", what(key, old[key]))] += 1
         counts[(key[1], "new", what(key, new[key]))] += 1
         if old[key] != new[key]:
-            design, mode, seed, code = key
+            design, mode, seed, code, _ = key
             print(f"changed: {design} {mode} seed {seed} {code}: {old[key]} -> {new[key]}")
     for mode in sorted({m for m, _, _ in counts}):
         cells = "  ".join(f"{w} {counts[(mode, 'old', w)]} -> {counts[(mode, 'new', w)]}"
