@@ -75,3 +75,30 @@ def test_the_overhead_bench_ties_each_wrong_card_of_the_shipped_rule_to_its_desi
         "wrong cards of any 20, by design: font:Akronim generic JC->7C x1, "
         "font:Akronim generic JS->7S x2, font:Metal Mania profile 4H->9H x1")
     assert bench.shipped_wrong_line(Counter()) == "wrong cards of any 20, by design: none"
+
+
+def test_outcomes_are_written_pass_by_pass_for_a_comparison(tmp_path: Path) -> None:
+    """``--outcomes``: one line per pass with the card the table fuses (the
+    refused J above: unsure; the 7H read on every frame: 7H), its shoe in
+    its mode, and its place among its design's passes in that shoe, so that
+    two passes of one card stay apart when two fusions are compared."""
+    import json
+
+    bench = _bench()
+    frames = [*[_refused("7H", "JH")] * 4, *[Reading(None, 0.0, MIDDLE)] * 4,
+              *[_refused("7H", "JH")] * 4]
+    read = [Reading("7H", 0.9, "", evidence=f.evidence) if f.evidence is not None else f
+            for f in frames]
+    passes = [bench.Pass("font:Courgette", "normal", "JH", "top", frames),
+              bench.Pass("builtin", "normal", "7H", "top", read),
+              bench.Pass("builtin", "normal", "7H", "bottom", read),
+              bench.Pass("builtin", "hard", "7H", "top", read)]
+    out = tmp_path / "passes.jsonl"
+    bench.write_outcomes(out, passes, 47, "profile")
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(x["design"], x["mode"], x["code"], x["index"], x["card"]) for x in lines] == [
+        ("font:Courgette", "profile normal", "JH", 0, None),
+        ("builtin", "profile normal", "7H", 0, "7H"),
+        ("builtin", "profile normal", "7H", 1, "7H"),
+        ("builtin", "profile hard", "7H", 0, "7H")]
+    assert {x["seed"] for x in lines} == {47}
