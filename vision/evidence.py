@@ -255,6 +255,29 @@ class _ReadingLike(Protocol):
     def accepted(self) -> tuple[str, ...]: ...
 
 
+def templates_read_instead(
+    template_reads: Counter[str], card: str, *, backed: bool
+) -> str | None:
+    """The card the deck's templates named most often, when ``card`` leads
+    only on the classifier's evidence and the templates stand against it
+    (None otherwise): ``card`` not ``backed`` by a frame's own word, no
+    frame's templates named it (``template_reads``: per card, the frames
+    left unsure as ``BLURRED_ALONE`` with it as their guess), and those of
+    at least ``TEMPLATE_FRAMES`` frames named another.
+
+    Under a profile a corner's evidence is the generic classifier's, and on
+    a face it was never shown it may lean to one card frame after frame, so
+    that the sum leads by far: a Sarina J whose classifier said "not a
+    standard index", its evidence among the standard cards a Q, named QC
+    from twelve frames whose templates had each said JC (docs/vision.md,
+    forty-ninth pass).  The templates alone cannot name a card (blurred,
+    doubted); they can keep the classifier from naming another."""
+    if backed or template_reads[card] or not template_reads:
+        return None
+    other, n = max(template_reads.items(), key=lambda kv: (kv[1], kv[0]))
+    return other if n >= TEMPLATE_FRAMES else None
+
+
 @dataclass
 class FrameFusion:
     """Adds up the evidence of the frames of one card (:meth:`push` each
@@ -304,9 +327,10 @@ class FrameFusion:
     #: named it and the classifier read otherwise (``BLURRED_ALONE``)
     template_reads: Counter[str] = field(default_factory=Counter)
     #: whether a card no frame accepted is kept from being named against
-    #: ``template_reads`` (:meth:`_templates_read_instead`).  Judged for the
-    #: overhead camera's frames only; the in-shoe fusion (``vision.in_shoe``)
-    #: has its own rule for frames that read another card and keeps this off
+    #: ``template_reads`` (:meth:`_templates_read_instead`).  The in-shoe
+    #: fusion (``vision.in_shoe``) turns it off here and asks
+    #: :func:`templates_read_instead` itself: there a card is backed by any
+    #: frame that chose it, and each frame's acceptance is not kept
     heed_templates: bool = True
 
     def push_missing(self, reason: str) -> None:
@@ -366,26 +390,11 @@ class FrameFusion:
         return ruled if ruled.any() else None
 
     def _templates_read_instead(self, card: str) -> str | None:
-        """The card the deck's templates named most often, when ``card``
-        leads only on the classifier's evidence and the templates stand
-        against it (None otherwise): no corner of any frame accepted
-        ``card``, no frame's templates named it, and those of at least
-        ``TEMPLATE_FRAMES`` frames named another.
-
-        Under a profile a corner's evidence is the generic classifier's, and
-        on a face it was never shown it may lean to one card frame after
-        frame, so that the sum leads by far: a Sarina J whose classifier said
-        "not a standard index", its evidence among the standard cards a Q,
-        named QC from twelve frames whose templates had each said JC
-        (docs/vision.md, forty-ninth pass).  The templates alone cannot name
-        a card (blurred, doubted); they can keep the classifier from naming
-        another."""
-        if not self.heed_templates or card in self.accepted or self.template_reads[card]:
+        """``templates_read_instead`` of this fusion's frames: ``card`` is
+        backed when a corner of some frame accepted it."""
+        if not self.heed_templates:
             return None
-        if not self.template_reads:
-            return None
-        other, n = max(self.template_reads.items(), key=lambda kv: (kv[1], kv[0]))
-        return other if n >= TEMPLATE_FRAMES else None
+        return templates_read_instead(self.template_reads, card, backed=card in self.accepted)
 
     def ready(self) -> bool:
         """Whether a card can be named now (enough frames, a clear lead)."""

@@ -53,6 +53,7 @@ import numpy.typing as npt
 from vision.cards import CARD_CODES
 from vision.evidence import (
     FRAME_CORRELATION,
+    TEMPLATES_READ_ANOTHER,
     VETO_FRAMES,
     FrameFusion,
     FusedDecision,
@@ -60,6 +61,7 @@ from vision.evidence import (
     over_the_possible,
     reason_code,
     tempered,
+    templates_read_instead,
     top_guesses,
 )
 from vision.geometry import IN_SHOE, InShoeGeometry
@@ -471,7 +473,7 @@ class PassFusion:
         self.reader = reader
         self._fusion = FrameFusion(
             margin_nats=reader.margin, min_frames=PASS_MIN_FRAMES, min_final=PASS_MIN_FRAMES,
-            heed_templates=False,
+            heed_templates=False,  # ``_decide`` asks it with the pass's own record
         )
         self.frames = 0
         self.ms = 0.0
@@ -602,6 +604,18 @@ class PassFusion:
             share = round(self.read_alone[other] / sum(self.read_alone.values()), 3)
             guesses = ((other, share), *(g for g in top_guesses(total) if g[0] != other))
             return FusedDecision(None, 0.0, reason, guesses, d.frames, d.used)
+        reads = self._fusion.template_reads
+        other = templates_read_instead(reads, d.card, backed=bool(chose))
+        if other is not None:
+            # the overhead fusion's rule (``FrameFusion.heed_templates``), a
+            # frame's own word for the card being its choice, sure or not
+            reason = (
+                f"{TEMPLATES_READ_ANOTHER}: {other} on {reads[other]} of the"
+                f" {self.index_frames} frames that read an index, none {d.card}"
+            )
+            share = round(reads[other] / max(self.index_frames, 1), 3)
+            guesses = ((other, share), *(g for g in top_guesses(total) if g[0] != other))
+            return FusedDecision(None, 0.0, reason, guesses[:3], d.frames, d.used)
         if chose <= NAMED_SHARE * self.index_frames and band_kind(d.card) not in self.band_kinds:
             reason = (
                 f"{BODY_UNHEARD}: {chose} of the {self.index_frames} frames that read an index"

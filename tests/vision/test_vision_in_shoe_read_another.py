@@ -15,7 +15,7 @@ import pytest
 from test_vision_in_shoe_body_picture import fuse_ends_and_middle
 
 from vision.cards import CARD_CODES
-from vision.evidence import FRAME_CORRELATION, reason_code
+from vision.evidence import FRAME_CORRELATION, TEMPLATES_READ_ANOTHER, reason_code
 from vision.in_shoe import (
     NAMED_SHARE,
     ONE_FRAME,
@@ -86,11 +86,38 @@ def test_the_card_most_frames_read_is_the_one_the_reason_names() -> None:
 
 
 def test_with_no_frame_reading_alone_the_sum_still_names() -> None:
-    """No frame's recogniser named a card on its own (all refused, blurred):
-    no frame's word stands against the sum, so 7H is named as before (the
-    14.2 nats worked out above; the rule asks for a frame's own word)."""
-    res = _pass([_frame(None, guess="9H") for _ in range(8)])
+    """No frame's recogniser named a card on its own (all refused, "rank
+    ambiguous" with 9H their guess): no frame's word stands against the
+    sum, so 7H is named as before (the 14.2 nats worked out above; this
+    rule asks for a frame's own word, and the forty-ninth pass's for the
+    deck's templates doubted by the classifier, ``BLURRED_ALONE``)."""
+    res = _pass([_frame(None, guess="9H", reason="rank ambiguous") for _ in range(8)])
     assert res.card == "7H"
+
+
+def test_with_the_templates_of_every_frame_reading_the_nine_it_is_unsure() -> None:
+    """The forty-ninth pass in the shoe (Reenie Beanie's two 9s of seed 42
+    that the rule above left named 7): all eight frames refused because
+    the deck's blurred templates named 9H and the classifier read
+    otherwise.  No frame chose 7H, the templates of 8 (>= 3) named 9H:
+    unsure, "the deck's templates read another card", 9H offered first
+    with its share of the frames that read an index (8 / 8), then 7H."""
+    res = _pass([_frame(None, guess="9H") for _ in range(8)])
+    assert res.card is None
+    assert res.reason == (f"{TEMPLATES_READ_ANOTHER}: 9H on 8 of the 8 frames that read an"
+                          " index, none 7H")
+    assert reason_code(res.reason) == "frames_disagree"
+    assert [card for card, _ in res.guesses[:2]] == ["9H", "7H"]
+    assert res.guesses[0] == ("9H", 1.0)
+
+
+def test_a_frame_that_chose_the_summed_card_outweighs_the_templates() -> None:
+    """Seven frames' templates named 9H (doubted), one frame's recogniser
+    chose 7H (``ONE_FRAME``): the summed card has a frame's word, so the
+    templates do not hold it back; 1 of 8 choosing it is under the quarter
+    share, but the band showed its side pips: named 7H."""
+    frames = [_frame(None, guess="7H", reason=ONE_FRAME)] + [_frame(None, guess="9H")] * 7
+    assert _pass(frames).card == "7H"
 
 
 def test_a_frame_that_chose_the_summed_card_keeps_it_named() -> None:
