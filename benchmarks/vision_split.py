@@ -1465,7 +1465,8 @@ READ_GROUPS = ("--typefaces6", "--typefaces7", "--typefaces8", "--typefaces9",
                "--typefaces14", "--typefaces15", "--typefaces16", "--typefaces17",
                "--typefaces18", "--typefaces19", "--typefaces20", "--typefaces21",
                "--typefaces22", "--typefaces23", "--typefaces24", "--typefaces25",
-               "--typefaces26", "--typefaces27", "--typefaces28", "--typefaces29")
+               "--typefaces26", "--typefaces27", "--typefaces28", "--typefaces29",
+               "--typefaces30")
 
 
 def refuse_held_out(designs: tuple[str, ...], *, read_groups: bool = False) -> None:
