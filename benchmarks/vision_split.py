@@ -1113,6 +1113,31 @@ TYPEFACE31_HELD_OUT = (
     "font:Nerko One",               # @expo-google-fonts/nerko-one@0.4.1
 )
 
+#: The thirty-seventh held-out group (made 2026-12-07 in the fiftieth
+#: pass, before the thirty-sixth group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained, read or held-out face (passed over: Iceberg, a square techno
+#: face like Iceland, of the thirty-fifth; Goblin One, a fat wide slab like
+#: Ultra, of the thirty-fifth; Fondamento, a calligraphic book face like
+#: Eagle Lake, of the thirty-sixth; seen on their sheets).
+#: A spiky calligraphic hand (Jim Nightshade), an art-nouveau display face
+#: (Oldenburg), a slanted casual script (Devonshire), a heavy casual
+#: display face (Joti One), a quirky ink-trap display face (Passero One), a
+#: rounded italic display face (Sofadi One) and a rough decorative face
+#: (Flavors).
+#: READ ONCE, at the end of a pass (``--typefaces32``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE32_HELD_OUT = (
+    "font:Jim Nightshade",          # @expo-google-fonts/jim-nightshade@0.4.1
+    "font:Oldenburg",               # @expo-google-fonts/oldenburg@0.4.1
+    "font:Devonshire",              # @expo-google-fonts/devonshire@0.4.1
+    "font:Joti One",                # @expo-google-fonts/joti-one@0.4.1
+    "font:Passero One",             # @expo-google-fonts/passero-one@0.4.1
+    "font:Sofadi One",              # @expo-google-fonts/sofadi-one@0.4.1
+    "font:Flavors",                 # @expo-google-fonts/flavors@0.4.1
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1305,6 +1330,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces29": TYPEFACE29_HELD_OUT,
     "--typefaces30": TYPEFACE30_HELD_OUT,
     "--typefaces31": TYPEFACE31_HELD_OUT,
+    "--typefaces32": TYPEFACE32_HELD_OUT,
 }
 
 
@@ -1410,6 +1436,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces31": (TYPEFACE31_HELD_OUT, "the thirty-first typeface held-out group "
                       "(TYPEFACE31_HELD_OUT, made 2026-12-07 before the thirty-fifth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces32": (TYPEFACE32_HELD_OUT, "the thirty-second typeface held-out group "
+                      "(TYPEFACE32_HELD_OUT, made 2026-12-07 before the thirty-sixth group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

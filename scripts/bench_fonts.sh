@@ -49,8 +49,9 @@
 # (TYPEFACE27_HELD_OUT, `--typefaces27`), the thirty-third's
 # (TYPEFACE28_HELD_OUT, `--typefaces28`), the thirty-fourth's
 # (TYPEFACE29_HELD_OUT, `--typefaces29`), the thirty-fifth's
-# (TYPEFACE30_HELD_OUT, `--typefaces30`) and the thirty-sixth's
-# (TYPEFACE31_HELD_OUT, `--typefaces31`): Google Fonts from the npm registry
+# (TYPEFACE30_HELD_OUT, `--typefaces30`), the thirty-sixth's
+# (TYPEFACE31_HELD_OUT, `--typefaces31`) and the thirty-seventh's
+# (TYPEFACE32_HELD_OUT, `--typefaces32`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -166,7 +167,7 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to thirty-sixth groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to thirty-seventh groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
@@ -174,7 +175,7 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
 # --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26; TYPEFACE27_HELD_OUT,
 # --typefaces27; TYPEFACE28_HELD_OUT, --typefaces28; TYPEFACE29_HELD_OUT,
 # --typefaces29; TYPEFACE30_HELD_OUT, --typefaces30; TYPEFACE31_HELD_OUT,
-# --typefaces31): Google
+# --typefaces31; TYPEFACE32_HELD_OUT, --typefaces32): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -280,7 +281,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Eagle Lake:npm:@expo-google-fonts/eagle-lake@0.4.0"
            "Smythe:npm:@expo-google-fonts/smythe@0.4.1"
            "Offside:npm:@expo-google-fonts/offside@0.4.2"
-           "Nerko One:npm:@expo-google-fonts/nerko-one@0.4.1")
+           "Nerko One:npm:@expo-google-fonts/nerko-one@0.4.1"
+           "Jim Nightshade:npm:@expo-google-fonts/jim-nightshade@0.4.1"
+           "Oldenburg:npm:@expo-google-fonts/oldenburg@0.4.1"
+           "Devonshire:npm:@expo-google-fonts/devonshire@0.4.1"
+           "Joti One:npm:@expo-google-fonts/joti-one@0.4.1"
+           "Passero One:npm:@expo-google-fonts/passero-one@0.4.1"
+           "Sofadi One:npm:@expo-google-fonts/sofadi-one@0.4.1"
+           "Flavors:npm:@expo-google-fonts/flavors@0.4.1")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

@@ -364,6 +364,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Smythe": "npm:@expo-google-fonts/smythe@0.4.1",
     "Offside": "npm:@expo-google-fonts/offside@0.4.2",
     "Nerko One": "npm:@expo-google-fonts/nerko-one@0.4.1",
+    # the thirty-seventh held-out group (TYPEFACE32_HELD_OUT): npm packages, likewise
+    "Jim Nightshade": "npm:@expo-google-fonts/jim-nightshade@0.4.1",
+    "Oldenburg": "npm:@expo-google-fonts/oldenburg@0.4.1",
+    "Devonshire": "npm:@expo-google-fonts/devonshire@0.4.1",
+    "Joti One": "npm:@expo-google-fonts/joti-one@0.4.1",
+    "Passero One": "npm:@expo-google-fonts/passero-one@0.4.1",
+    "Sofadi One": "npm:@expo-google-fonts/sofadi-one@0.4.1",
+    "Flavors": "npm:@expo-google-fonts/flavors@0.4.1",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

@@ -94,6 +94,8 @@ def _split() -> ModuleType:
     ("font:Racing Sans One", "--typefaces30"),
     ("font:Niconne", "--typefaces31"),
     ("font:Nerko One", "--typefaces31"),
+    ("font:Jim Nightshade", "--typefaces32"),
+    ("font:Flavors", "--typefaces32"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),
