@@ -177,7 +177,8 @@ def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() ->
                                    *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
                                    *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                    *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
-                                   *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT, *split.TYPEFACE32_HELD_OUT,
+                                   *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
+                                   *split.TYPEFACE32_HELD_OUT,
                                    *split.FONT_STRESS)}
     assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
     assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
@@ -247,7 +248,8 @@ def test_the_twentieth_pass_faces_hold_no_unread_kept_out_or_development_face() 
                                  *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
                                  *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                  *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
-                                 *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT, *split.TYPEFACE32_HELD_OUT,
+                                 *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
+                                 *split.TYPEFACE32_HELD_OUT,
                                  *split.FONT_STRESS,
                                  "font:Solothurn", "font:Oldania ADF Std")}
     assert not trained & kept
@@ -277,7 +279,8 @@ def test_the_twenty_ninth_pass_faces_are_the_read_groups_and_no_judging_face() -
                                     *split.TYPEFACE24_HELD_OUT, *split.TYPEFACE25_HELD_OUT,
                                     *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                     *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
-                                    *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT, *split.TYPEFACE32_HELD_OUT,
+                                    *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
+                                    *split.TYPEFACE32_HELD_OUT,
                                     *split.FONT_STRESS,
                                     "font:Solothurn", "font:Oldania ADF Std")}
     assert not judging & {st.family.lower() for st in fonts.fonts(5)}
