@@ -1138,6 +1138,32 @@ TYPEFACE32_HELD_OUT = (
     "font:Flavors",                 # @expo-google-fonts/flavors@0.4.1
 )
 
+#: The thirty-eighth held-out group (made 2026-12-08 in the fifty-first
+#: pass, before the thirty-seventh group's read; it takes nothing from it):
+#: Google Fonts from the npm registry, pinned ``@expo-google-fonts``
+#: packages at 0.4, none trained on, none read, none a clone or cousin of a
+#: trained, read or held-out face (passed over on their sheets: Englebert,
+#: a condensed art-deco face like the thirty-sixth group's Smythe; Pinyon
+#: Script, a formal script like Euphoria Script, read; Princess Sofia, a
+#: script by Sofia's designer and like it; Eater, a dripping horror face
+#: like Butcherman; Hammersmith One, a plain sans like Tenor Sans).
+#: A hairline high-contrast display face (Italiana), a decorative serif
+#: (Lancelot), a swashed decorative serif (Milonga), a heavy calligraphic
+#: slab (Marko One), a bold brush script (Mr Dafoe), an angular
+#: Greek-lettering display face (Caesar Dressing) and a heavy brush display
+#: face (Ruslan Display).
+#: READ ONCE, at the end of a pass (``--typefaces33``); never tune, train or
+#: choose anything on it.  Its cards are all standard.
+TYPEFACE33_HELD_OUT = (
+    "font:Italiana",                # @expo-google-fonts/italiana@0.4.1
+    "font:Lancelot",                # @expo-google-fonts/lancelot@0.4.1
+    "font:Milonga",                 # @expo-google-fonts/milonga@0.4.1
+    "font:Marko One",               # @expo-google-fonts/marko-one@0.4.1
+    "font:Mr Dafoe",                # @expo-google-fonts/mr-dafoe@0.4.1
+    "font:Caesar Dressing",         # @expo-google-fonts/caesar-dressing@0.2.2
+    "font:Ruslan Display",          # @expo-google-fonts/ruslan-display@0.2.3
+)
+
 
 def kde_missing() -> str | None:
     """The ``apt-get install`` line for KDE's decks if they are not installed."""
@@ -1331,6 +1357,7 @@ HELD_OUT_GROUPS: dict[str, tuple[str, ...]] = {
     "--typefaces30": TYPEFACE30_HELD_OUT,
     "--typefaces31": TYPEFACE31_HELD_OUT,
     "--typefaces32": TYPEFACE32_HELD_OUT,
+    "--typefaces33": TYPEFACE33_HELD_OUT,
 }
 
 
@@ -1439,6 +1466,9 @@ GROUP_FLAGS: dict[str, tuple[tuple[str, ...], str]] = {
                       "read, from npm); stops with the install line if a font is missing"),
     "--typefaces32": (TYPEFACE32_HELD_OUT, "the thirty-second typeface held-out group "
                       "(TYPEFACE32_HELD_OUT, made 2026-12-07 before the thirty-sixth group's "
+                      "read, from npm); stops with the install line if a font is missing"),
+    "--typefaces33": (TYPEFACE33_HELD_OUT, "the thirty-third typeface held-out group "
+                      "(TYPEFACE33_HELD_OUT, made 2026-12-08 before the thirty-seventh group's "
                       "read, from npm); stops with the install line if a font is missing"),
 }
 

@@ -50,8 +50,9 @@
 # (TYPEFACE28_HELD_OUT, `--typefaces28`), the thirty-fourth's
 # (TYPEFACE29_HELD_OUT, `--typefaces29`), the thirty-fifth's
 # (TYPEFACE30_HELD_OUT, `--typefaces30`), the thirty-sixth's
-# (TYPEFACE31_HELD_OUT, `--typefaces31`) and the thirty-seventh's
-# (TYPEFACE32_HELD_OUT, `--typefaces32`): Google Fonts from the npm registry
+# (TYPEFACE31_HELD_OUT, `--typefaces31`), the thirty-seventh's
+# (TYPEFACE32_HELD_OUT, `--typefaces32`) and the thirty-eighth's
+# (TYPEFACE33_HELD_OUT, `--typefaces33`): Google Fonts from the npm registry
 # (pinned @expo-google-fonts packages, into .cache/fonts), their TrueType files
 # copied into the user's font folder, where fontconfig finds them.
 # Then lists the groups (a dry run: nothing is drawn or read).
@@ -167,7 +168,7 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
     cardsJS@1.1.1 svg-cards@4.0.2 @heruka_urgyen/react-playing-cards@0.5.0 \
     @younestouati/playing-cards-standard-deck@3.0.0 deck-of-cards@0.1.8  # NPM_HELD_OUT (--npm)
 
-# the twenty-second to thirty-seventh groups' faces (TYPEFACE17_HELD_OUT,
+# the twenty-second to thirty-eighth groups' faces (TYPEFACE17_HELD_OUT,
 # --typefaces17; TYPEFACE18_HELD_OUT, --typefaces18; TYPEFACE19_HELD_OUT,
 # --typefaces19; TYPEFACE20_HELD_OUT, --typefaces20; TYPEFACE21_HELD_OUT,
 # --typefaces21; TYPEFACE22_HELD_OUT, --typefaces22; TYPEFACE23_HELD_OUT,
@@ -175,7 +176,8 @@ npm install --silent --no-audit --no-fund --prefix .cache/cards \
 # --typefaces25; TYPEFACE26_HELD_OUT, --typefaces26; TYPEFACE27_HELD_OUT,
 # --typefaces27; TYPEFACE28_HELD_OUT, --typefaces28; TYPEFACE29_HELD_OUT,
 # --typefaces29; TYPEFACE30_HELD_OUT, --typefaces30; TYPEFACE31_HELD_OUT,
-# --typefaces31; TYPEFACE32_HELD_OUT, --typefaces32): Google
+# --typefaces31; TYPEFACE32_HELD_OUT, --typefaces32; TYPEFACE33_HELD_OUT,
+# --typefaces33): Google
 # Fonts from npm, pinned; family:npm:package@version, as FONT_PACKAGES names them
 npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Zilla Slab:npm:@expo-google-fonts/zilla-slab@0.4.1"
@@ -288,7 +290,14 @@ npm_fonts=("Merriweather:npm:@expo-google-fonts/merriweather@0.4.2"
            "Joti One:npm:@expo-google-fonts/joti-one@0.4.1"
            "Passero One:npm:@expo-google-fonts/passero-one@0.4.1"
            "Sofadi One:npm:@expo-google-fonts/sofadi-one@0.4.1"
-           "Flavors:npm:@expo-google-fonts/flavors@0.4.1")
+           "Flavors:npm:@expo-google-fonts/flavors@0.4.1"
+           "Italiana:npm:@expo-google-fonts/italiana@0.4.1"
+           "Lancelot:npm:@expo-google-fonts/lancelot@0.4.1"
+           "Milonga:npm:@expo-google-fonts/milonga@0.4.1"
+           "Marko One:npm:@expo-google-fonts/marko-one@0.4.1"
+           "Mr Dafoe:npm:@expo-google-fonts/mr-dafoe@0.4.1"
+           "Caesar Dressing:npm:@expo-google-fonts/caesar-dressing@0.2.2"
+           "Ruslan Display:npm:@expo-google-fonts/ruslan-display@0.2.3")
 specs=()
 for pair in "${npm_fonts[@]}"; do specs+=("${pair#*:npm:}"); done
 npm install --silent --no-audit --no-fund --prefix .cache/fonts "${specs[@]}"

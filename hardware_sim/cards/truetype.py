@@ -372,6 +372,14 @@ FONT_PACKAGES: dict[str, str] = {
     "Passero One": "npm:@expo-google-fonts/passero-one@0.4.1",
     "Sofadi One": "npm:@expo-google-fonts/sofadi-one@0.4.1",
     "Flavors": "npm:@expo-google-fonts/flavors@0.4.1",
+    # the thirty-eighth held-out group (TYPEFACE33_HELD_OUT): npm packages, likewise
+    "Italiana": "npm:@expo-google-fonts/italiana@0.4.1",
+    "Lancelot": "npm:@expo-google-fonts/lancelot@0.4.1",
+    "Milonga": "npm:@expo-google-fonts/milonga@0.4.1",
+    "Marko One": "npm:@expo-google-fonts/marko-one@0.4.1",
+    "Mr Dafoe": "npm:@expo-google-fonts/mr-dafoe@0.4.1",
+    "Caesar Dressing": "npm:@expo-google-fonts/caesar-dressing@0.2.2",
+    "Ruslan Display": "npm:@expo-google-fonts/ruslan-display@0.2.3",
 }
 #: font formats Pango (hence rsvg-convert) draws; it skips Type 1 and bitmap files
 #: even where fontconfig would pick them (``fonts-urw-base35`` installs both)

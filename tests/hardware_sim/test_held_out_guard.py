@@ -96,6 +96,8 @@ def _split() -> ModuleType:
     ("font:Nerko One", "--typefaces31"),
     ("font:Jim Nightshade", "--typefaces32"),
     ("font:Flavors", "--typefaces32"),
+    ("font:Italiana", "--typefaces33"),
+    ("font:Ruslan Display", "--typefaces33"),
     ("font:IBM 3270", "--typefaces7"),
     ("font:Dustismo Roman/bold", "--typefaces7"),
     ("kde:penguins", "--kde"),

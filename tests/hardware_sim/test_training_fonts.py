@@ -132,6 +132,8 @@ def test_no_training_face_is_a_held_out_face_or_a_clone_of_one() -> None:
         (split.TYPEFACE30_HELD_OUT, ("gloock", "podkova", "margarine")),
         (split.TYPEFACE31_HELD_OUT, ("bigshot one", "squada one", "delius")),
         (split.TYPEFACE32_HELD_OUT, ("iceberg", "goblin one", "fondamento")),
+        (split.TYPEFACE33_HELD_OUT, ("englebert", "pinyon script", "princess sofia", "eater",
+                                     "hammersmith one")),
     )
     earlier = {_family(n) for n in (*split.FRESH_HELD_OUT, *split.FONT_STRESS,
                                     *split.TYPEFACE_HELD_OUT)}
@@ -178,7 +180,7 @@ def test_the_read_faces_are_exactly_the_read_groups_faces_and_no_unread_one() ->
                                    *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                    *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
                                    *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
-                                   *split.TYPEFACE32_HELD_OUT,
+                                   *split.TYPEFACE32_HELD_OUT, *split.TYPEFACE33_HELD_OUT,
                                    *split.FONT_STRESS)}
     assert not unread & {f.lower() for f in fonts.READ_FONT_FAMILIES}
     assert fonts.fonts(3) == fonts.fonts(2) + fonts.READ_FONTS
@@ -209,7 +211,8 @@ def test_every_added_face_names_its_package_and_the_installer_adds_it() -> None:
                             *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
                             *split.TYPEFACE30_HELD_OUT,
                             *split.TYPEFACE31_HELD_OUT,
-                            *split.TYPEFACE32_HELD_OUT)))
+                            *split.TYPEFACE32_HELD_OUT,
+                            *split.TYPEFACE33_HELD_OUT)))
     for family in families:
         package = FONT_PACKAGES.get(family)
         assert package is not None, family
@@ -249,7 +252,7 @@ def test_the_twentieth_pass_faces_hold_no_unread_kept_out_or_development_face() 
                                  *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                  *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
                                  *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
-                                 *split.TYPEFACE32_HELD_OUT,
+                                 *split.TYPEFACE32_HELD_OUT, *split.TYPEFACE33_HELD_OUT,
                                  *split.FONT_STRESS,
                                  "font:Solothurn", "font:Oldania ADF Std")}
     assert not trained & kept
@@ -280,7 +283,7 @@ def test_the_twenty_ninth_pass_faces_are_the_read_groups_and_no_judging_face() -
                                     *split.TYPEFACE26_HELD_OUT, *split.TYPEFACE27_HELD_OUT,
                                     *split.TYPEFACE28_HELD_OUT, *split.TYPEFACE29_HELD_OUT,
                                     *split.TYPEFACE30_HELD_OUT, *split.TYPEFACE31_HELD_OUT,
-                                    *split.TYPEFACE32_HELD_OUT,
+                                    *split.TYPEFACE32_HELD_OUT, *split.TYPEFACE33_HELD_OUT,
                                     *split.FONT_STRESS,
                                     "font:Solothurn", "font:Oldania ADF Std")}
     assert not judging & {st.family.lower() for st in fonts.fonts(5)}
