@@ -71,8 +71,9 @@ GLARE_PATCH = 3
 #: seed 32; judged afresh on seed 33)
 GLARE_LIFT = 1.3
 #: a window whose darkest channel averages under this share of the body's
-#: paper (its 90th percentile) is not paper: a finger or a shadow, which the
-#: flattening (a closing wider than a pip) would take for paper when wide
+#: typical paper (``PaperView.raw_typical``) is not paper: a finger or a
+#: shadow, which the flattening (a closing wider than a pip) would take for
+#: paper when wide
 DIMMEST_PAPER = 0.85
 #: the body's edge (px): a window touching it is not looked at
 EDGE = 3
@@ -91,8 +92,16 @@ class PaperView:
     paper: float
     contrast: float
     threshold: float
-    #: the paper's level in ``raw``
+    #: the paper's level in ``raw`` (its 90th percentile), which glare is
+    #: judged against
     raw_paper: float
+    #: the paper's typical level in ``raw`` (the median inside the picture),
+    #: which a finger's or a shadow's dimness is judged against.  The body is
+    #: mostly paper, so the median is paper's; the 90th percentile is not,
+    #: when a glare spot covers a tenth of the body and lifts it, and clean
+    #: paper beside the spot then looked like a shadow (docs/vision.md,
+    #: fifty-first pass)
+    raw_typical: float
 
 
 def paper_view(frame: npt.NDArray[np.uint8], quad: Quad) -> PaperView | None:
@@ -111,7 +120,8 @@ def paper_view(frame: npt.NDArray[np.uint8], quad: Quad) -> PaperView | None:
                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
     raw_paper = float(np.percentile(raw, 90))
-    return PaperView(flat, raw, inside, paper, paper - dark, threshold, raw_paper)
+    raw_typical = float(np.median(raw[inside])) if inside.any() else raw_paper
+    return PaperView(flat, raw, inside, paper, paper - dark, threshold, raw_paper, raw_typical)
 
 
 def blank_at(view: PaperView, x: float, y: float, size: float) -> bool:
@@ -125,7 +135,7 @@ def blank_at(view: PaperView, x: float, y: float, size: float) -> bool:
     if not view.inside[y0:y1, x0:x1].all():
         return False
     raw = view.raw[y0:y1, x0:x1]
-    if glare_in(raw, view.raw_paper) or float(raw.mean()) < DIMMEST_PAPER * view.raw_paper:
+    if glare_in(raw, view.raw_paper) or float(raw.mean()) < DIMMEST_PAPER * view.raw_typical:
         return False
     window = view.flat[y0:y1, x0:x1]
     ink = float(np.mean(window < view.threshold))
@@ -209,6 +219,10 @@ SIDE_COLUMN_CARDS = frozenset(c for c in CARD_CODES if c[0] in "6789T")
 #: where down a side column, between its end pips, those pips lie: a third,
 #: a half and two thirds of the way (8-pip and 10-pip layouts alike)
 SIDE_PLACES = (1 / 3, 1 / 2, 2 / 3)
+#: the 9s and 10s, which print a pip a third and two thirds of the way down
+#: each side column in every deck calibrated (33 designs, docs/vision.md,
+#: fifty-first pass), where an 8 may print its middle pips instead
+NINE_TEN_CARDS = frozenset(c for c in CARD_CODES if c[0] in "9T")
 #: a 4's array: its two columns this many pip sizes apart at least, its two
 #: rows this many (the fortieth pass's probe, docs/vision.md)
 COLUMN_GAP, ROW_GAP = 1.2, 3.0
@@ -238,7 +252,9 @@ def withhold_by_clean_side_columns(
     """``body`` withholding the 6s to 10s (``SIDE_COLUMN_CARDS``) when it is
     a 4's array (:func:`four_columns`) and, down either side column, the
     places between its pips where those cards print theirs
-    (``SIDE_PLACES``) are clean paper (:func:`blank_at`).
+    (``SIDE_PLACES``) are clean paper (:func:`blank_at`); withholding the 9s
+    and 10s (``NINE_TEN_CARDS``) when the place a third or two thirds of the
+    way down either column is.
 
     An array of four rules out only the ranks with fewer pips: glare takes
     pips away, so a 9 may show its four corners alone.  The places between
@@ -246,7 +262,10 @@ def withhold_by_clean_side_columns(
     (bellot's 9 too, whose odd pip is off the middle: a clean middle cannot
     rule a 9 out).  On development data (docs/vision.md, fortieth pass's
     probe) 301 of 708 4s' arrays showed one column so, and none of 145 such
-    arrays of a 6 to 10.  Withheld, not ruled out: the card stays a rival,
+    arrays of a 6 to 10.  A 9 and a 10 print a pip at each of those two
+    places, so either one clean is enough for them: glare over a third of a
+    column no longer keeps a 4 from withholding the 9 its index leans to
+    (fifty-first pass).  Withheld, not ruled out: the card stays a rival,
     so a wrong index is left unsure rather than moved to another card."""
     if body.kind != "array":
         return body
@@ -257,9 +276,15 @@ def withhold_by_clean_side_columns(
     if view is None:
         return body
     size = float(np.median([p.size for p in body.candidates]))
+    withheld: frozenset[str] = frozenset()
     for top, bottom in columns:
-        if all(blank_at(view, top.x + t * (bottom.x - top.x), top.y + t * (bottom.y - top.y), size)
-               for t in SIDE_PLACES):
-            return replace(body, withholds=body.withholds | SIDE_COLUMN_CARDS,
-                           withheld_why=SIDE_COLUMNS_WHY)
-    return body
+        clean = [blank_at(view, top.x + t * (bottom.x - top.x), top.y + t * (bottom.y - top.y),
+                          size) for t in SIDE_PLACES]
+        if all(clean):
+            withheld = SIDE_COLUMN_CARDS
+            break
+        if clean[0] or clean[-1]:
+            withheld = NINE_TEN_CARDS
+    if not withheld:
+        return body
+    return replace(body, withholds=body.withholds | withheld, withheld_why=SIDE_COLUMNS_WHY)

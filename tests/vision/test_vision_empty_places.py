@@ -249,3 +249,26 @@ def test_glare_on_a_dim_card_hides_a_pip_without_reaching_the_clip() -> None:
     assert view is not None and int(view.raw.max()) < 250  # nothing near the clip
     assert _ruled(frame) == set()
     assert _ruled(_dim_card(FIVE)) == {"9S"}
+
+
+def test_dim_paper_beside_a_glare_spot_is_still_paper() -> None:
+    """A dim card (paper 150, a cool, weak light) with a saturated glare
+    spot down its middle, over more than a tenth of it: the paper beside
+    the spot is clean paper (fifty-first pass), though it is under 0.85 of
+    the body's brightest tenth, which the spot is.  Skin there (its darkest
+    channel 120, under 0.85 of the paper's 150) is still no paper."""
+    frame = _frame(FIVE)
+    x0, y0, x1, y1 = CARD
+    cv2.rectangle(frame, (x0, y0), (x1, y1), (150, 152, 155), -1)
+    for place in FIVE:
+        cv2.circle(frame, _at(place), PIP // 2, INK, -1)
+    cv2.rectangle(frame, _at((0.42, 0.1)), _at((0.58, 0.9)), (255, 255, 255), -1)
+    view = paper_view(frame, _quad())
+    assert view is not None
+    assert view.raw_paper == 255
+    assert blank_at(view, LEFT * BODY_W, UPPER * BODY_H, PIP / 2)
+    assert not blank_at(view, MID * BODY_W, UPPER * BODY_H, PIP / 2)  # the spot
+    cv2.rectangle(frame, _at((0.2, 0.3)), _at((0.4, 0.45)), SKIN, -1)
+    view = paper_view(frame, _quad())
+    assert view is not None
+    assert not blank_at(view, LEFT * BODY_W, UPPER * BODY_H, PIP / 2)

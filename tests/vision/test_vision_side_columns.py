@@ -144,3 +144,71 @@ def test_a_withheld_9_keeps_its_lead_so_the_next_card_is_not_named() -> None:
         fusion.push(with_body(Reading(None, 0.0, "rank ambiguous", evidence=evidence.copy()),
                               CLEAN_FOUR))
     assert fusion.decide(final=True).card is None
+
+
+# --- fifty-first pass: a clean third or two thirds of a column withholds the
+# 9s and 10s, which print a pip at both (every standard deck; an 8 may print
+# its middle pips there instead, so the 6s to 8s still need the whole column).
+
+#: what a standard deck prints pips a third and two thirds down each side
+#: column on: the 9s and 10s (written down by hand, not taken from the code)
+NINES_AND_TENS = frozenset(c for c in CARD_CODES if c[0] in "9T")
+#: a plain card drawn in a frame: 200 x 300 px, its top-left corner at (220, 90)
+CARD = (220, 90, 420, 390)
+#: a 4's pips as fractions of the card (columns at 0.3 and 0.7, rows at 0.15
+#: and 0.85), so a side column's third, half and two thirds lie at 0.383,
+#: 0.5 and 0.617 of its length
+COLUMNS, ROWS = (0.3, 0.7), (0.15, 0.85)
+THIRD, HALF, TWO_THIRDS = 0.15 + 0.7 / 3, 0.5, 0.15 + 1.4 / 3
+PIP_PX = 24
+
+
+def _at(u: float, v: float) -> tuple[int, int]:
+    x0, y0, x1, y1 = CARD
+    return int(x0 + u * (x1 - x0)), int(y0 + v * (y1 - y0))
+
+
+def _drawn_four(glare_at: list[tuple[float, float]]) -> tuple[BodyReading, np.ndarray]:
+    """A 4 of spades drawn on a green table (black round pips), white glare
+    spots (saturated, as a lamp's reflection) at ``glare_at``, and its body
+    read as the four pips drawn."""
+    frame = np.full((480, 640, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(frame, CARD[:2], CARD[2:], (225, 228, 230), -1)
+    for u in COLUMNS:
+        for v in ROWS:
+            cv2.circle(frame, _at(u, v), PIP_PX // 2, (25, 25, 25), -1)
+    for u, v in glare_at:
+        cv2.circle(frame, _at(u, v), PIP_PX, (255, 255, 255), -1)
+    pips = tuple(Pip(u * 100, v * 150, 110, np.zeros(4), size=PIP_PX // 2)
+                 for v in ROWS for u in COLUMNS)
+    return BodyReading(4, "S", np.zeros(len(CARD_CODES)), pips, "array"), frame
+
+
+def _withheld(glare_at: list[tuple[float, float]]) -> frozenset[str]:
+    body, frame = _drawn_four(glare_at)
+    x0, y0, x1, y1 = CARD
+    quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return withhold_by_clean_side_columns(body, lambda: paper_view(frame, quad)).withholds
+
+
+def test_a_drawn_clean_four_withholds_the_6s_to_10s() -> None:
+    assert _withheld([]) == SIX_TO_TEN
+
+
+def test_glare_over_both_middles_leaves_the_9s_and_10s_withheld() -> None:
+    """Glare over each column's half-way place: an 8 (or a 6 or 7) could
+    print its middle pips there, so it stays; a 9 and a 10 print theirs a
+    third and two thirds down, which are clean paper."""
+    assert _withheld([(u, HALF) for u in COLUMNS]) == NINES_AND_TENS
+
+
+def test_one_clean_two_thirds_place_is_enough_for_the_9s_and_10s() -> None:
+    """The left column under glare all down, the right one at its third:
+    the right's two thirds is clean paper, where a 9 and a 10 print a pip."""
+    glare = [(0.3, THIRD), (0.3, HALF), (0.3, TWO_THIRDS), (0.7, THIRD)]
+    assert _withheld(glare) == NINES_AND_TENS
+
+
+def test_glare_over_every_third_and_two_thirds_withholds_nothing() -> None:
+    glare = [(u, v) for u in COLUMNS for v in (THIRD, TWO_THIRDS)]
+    assert _withheld(glare) == frozenset()
