@@ -1525,7 +1525,7 @@ READ_GROUPS = ("--typefaces6", "--typefaces7", "--typefaces8", "--typefaces9",
                "--typefaces18", "--typefaces19", "--typefaces20", "--typefaces21",
                "--typefaces22", "--typefaces23", "--typefaces24", "--typefaces25",
                "--typefaces26", "--typefaces27", "--typefaces28", "--typefaces29",
-               "--typefaces30", "--typefaces31")
+               "--typefaces30", "--typefaces31", "--typefaces32")
 
 
 def refuse_held_out(designs: tuple[str, ...], *, read_groups: bool = False) -> None:
