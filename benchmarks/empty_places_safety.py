@@ -20,10 +20,8 @@ with the test as it was before the thirty-second pass (any one pixel at
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +31,14 @@ import numpy.typing as npt
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
+from glare_on_pips import calibrated, design_rng, glare_on, safety_options  # noqa: E402
 from vision_split import open_design, refuse_held_out  # noqa: E402
 
 import vision.empty_places as empty_places  # noqa: E402
 import vision.recognizer as recognizer  # noqa: E402
-from hardware_sim.camera.frames import Glare, render_scene, sample_scene  # noqa: E402
+from hardware_sim.camera.frames import render_scene, sample_scene  # noqa: E402
 from hardware_sim.cards import CARD_CODES  # noqa: E402
-from vision.calibrate import calibrate_images  # noqa: E402
 from vision.pips import RULED_OUT, BodyReading  # noqa: E402
-from vision.profile import ProfileError  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
 NUMBER_CARDS = [c for c in CARD_CODES if c[0] in "3456789T"]
@@ -52,22 +49,8 @@ def old_glare_in(raw: npt.NDArray[np.uint8], paper: float) -> bool:
     return int(raw.max()) >= empty_places.GLARE
 
 
-def _on_face(corners: Any, u: float, v: float) -> tuple[float, float]:
-    """The frame point at ``(u, v)`` (fractions of the face's width and
-    height) of the card whose corners are TL, TR, BR, BL."""
-    tl, tr, br, bl = (np.asarray(c, np.float64) for c in corners)
-    top, bottom = tl + u * (tr - tl), bl + u * (br - bl)
-    p = top + v * (bottom - top)
-    return float(p[0]), float(p[1])
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--designs", required=True, help="comma-separated")
-    ap.add_argument("--read-groups", action="store_true",
-                    help="allow designs of groups already read (development data)")
-    ap.add_argument("--frames", type=int, default=2, help="frames of each kind per card")
-    ap.add_argument("--seed", type=int, default=32)
+    ap = safety_options(__doc__.split("\n\n")[0], seed=32)
     ap.add_argument("--old", action="store_true", help="read with the old glare test")
     ap.add_argument("--lift", type=float, default=None,
                     help="read with this GLARE_LIFT instead of the shipped one (development)")
@@ -107,13 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     own: list[tuple[str, str, str, int]] = []
     for name in designs:
         deck = open_design(name)
-        try:
-            prof = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name=name)
-        except ProfileError as exc:
-            print(f"{name}: calibration refused: {exc}")
+        prof = calibrated(deck, name)
+        if prof is None:
             continue
         rec = Recognizer(prof)
-        rng = np.random.default_rng([args.seed, len(name), sum(map(ord, name))])
+        rng = design_rng(args.seed, name)
         for code in NUMBER_CARDS:
             face, mask = deck.face(code), deck.mask(code)
             aspect = face.shape[0] / face.shape[1]
@@ -124,12 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                 for i in range(args.frames):
                     scene = sample_scene(rng, preset="hard", aspect=aspect)
                     if kind != "hard" and scene.corners is not None:
-                        u, v = places[int(rng.integers(len(places)))]
-                        cw = float(np.linalg.norm(scene.corners[1] - scene.corners[0]))
-                        glare = Glare(_on_face(scene.corners, u, v),
-                                      float(rng.uniform(0.08, 0.2)) * cw,
-                                      float(rng.uniform(0.6, 0.9)))
-                        scene = replace(scene, glares=(glare,))
+                        scene = glare_on(scene, places[int(rng.integers(len(places)))], rng)
                     image = render_scene(scene, face, rng, mask)
                     taken.append(set())
                     rec.read(image)

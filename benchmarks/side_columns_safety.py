@@ -22,24 +22,22 @@ clean, the paper's level its 90th percentile).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
+from glare_on_pips import calibrated, design_rng, glare_on, safety_options  # noqa: E402
 from vision_split import open_design, refuse_held_out  # noqa: E402
 
-from hardware_sim.camera.frames import Glare, render_scene, sample_scene  # noqa: E402
+from hardware_sim.camera.frames import render_scene, sample_scene  # noqa: E402
 from hardware_sim.cards import CARD_CODES  # noqa: E402
-from vision.calibrate import calibrate_images  # noqa: E402
 from vision.detect import find_card  # noqa: E402
 from vision.empty_places import (  # noqa: E402
     SIDE_COLUMN_CARDS,
@@ -53,20 +51,10 @@ from vision.empty_places import (  # noqa: E402
 )
 from vision.index import card_corners  # noqa: E402
 from vision.pips import BodyReading, index_box_in_card, read_body  # noqa: E402
-from vision.profile import ProfileError  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
 SIX_TO_TEN = [c for c in CARD_CODES if c[0] in "6789T"]
 CUT, OWN, NINES = "frames cut to a 4's corners", "own card withheld", "of 9s and 10s"
-
-
-def _on_face(corners: Any, u: float, v: float) -> tuple[float, float]:
-    """The frame point at ``(u, v)`` (fractions of the face's width and
-    height) of the card whose corners are TL, TR, BR, BL."""
-    tl, tr, br, bl = (np.asarray(c, np.float64) for c in corners)
-    top, bottom = tl + u * (tr - tl), bl + u * (br - bl)
-    p = top + v * (bottom - top)
-    return float(p[0]), float(p[1])
 
 
 def _between_corners(layout: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -100,12 +88,7 @@ def old_rule(body: BodyReading, view: PaperView) -> BodyReading:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--designs", required=True, help="comma-separated")
-    ap.add_argument("--read-groups", action="store_true",
-                    help="allow designs of groups already read (development data)")
-    ap.add_argument("--frames", type=int, default=2, help="frames of each kind per card")
-    ap.add_argument("--seed", type=int, default=51)
+    ap = safety_options(__doc__.split("\n\n")[0], seed=51)
     ap.add_argument("--old", action="store_true", help="apply the rule as it was")
     args = ap.parse_args(argv)
     designs = tuple(args.designs.split(","))
@@ -116,12 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     own: list[tuple[str, str, str, int]] = []
     for name in designs:
         deck = open_design(name)
-        try:
-            prof = calibrate_images({c: deck.face(c) for c in CARD_CODES}, name=name)
-        except ProfileError as exc:
-            print(f"{name}: calibration refused: {exc}")
+        prof = calibrated(deck, name)
+        if prof is None:
             continue
-        rng = np.random.default_rng([args.seed, len(name), sum(map(ord, name))])
+        rng = design_rng(args.seed, name)
         for code in SIX_TO_TEN:
             face, mask = deck.face(code), deck.mask(code)
             aspect = face.shape[0] / face.shape[1]
@@ -130,12 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                 for i in range(args.frames):
                     scene = sample_scene(rng, preset="hard", aspect=aspect)
                     if kind != "hard" and scene.corners is not None and middles:
-                        u, v = middles[int(rng.integers(len(middles)))]
-                        width = float(np.linalg.norm(scene.corners[1] - scene.corners[0]))
-                        glare = Glare(_on_face(scene.corners, u, v),
-                                      float(rng.uniform(0.08, 0.2)) * width,
-                                      float(rng.uniform(0.6, 0.9)))
-                        scene = replace(scene, glares=(glare,))
+                        scene = glare_on(scene, middles[int(rng.integers(len(middles)))], rng)
                     image = render_scene(scene, face, rng, mask)
                     src = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA), np.uint8)
                     det = find_card(src)
